@@ -1,0 +1,79 @@
+# Convenience front end over CMake; the real build is CMakeLists.txt.
+#
+#   make                build the library, tools and tests in build/
+#   make test           install deps, then: build/ with -Werror and every
+#                       test; build-asan/ (ASan+UBSan) unit and MPI tests;
+#                       build-fuzz/ (clang) the header fuzzer for FUZZ_SECONDS
+#   make demo           install deps, build, run the demo
+#   make install        install into PREFIX (default /usr/local)
+#   make clean          remove the build trees
+#
+# Variables: PREFIX, JOBS (2), FUZZ_SECONDS (60), CMAKE_ARGS (extra -D...).
+
+PREFIX       ?= /usr/local
+JOBS         ?= 2
+FUZZ_SECONDS ?= 60
+CMAKE        ?= cmake
+CTEST        ?= ctest
+CMAKE_ARGS   ?=
+
+BUILD        := build
+BUILD_ASAN   := build-asan
+BUILD_FUZZ   := build-fuzz
+CTEST_FLAGS  := --output-on-failure -j$(JOBS)
+
+.PHONY: all build deps configure test test-main test-asan test-fuzz demo \
+        install clean
+
+all: build
+
+deps:
+	bash scripts/install-deps.sh
+
+# Configures only the first time, so that a later `make` keeps whatever
+# options `make test` or the user chose.
+$(BUILD)/CMakeCache.txt:
+	$(CMAKE) -S . -B $(BUILD) $(CMAKE_ARGS)
+
+build: $(BUILD)/CMakeCache.txt
+	$(CMAKE) --build $(BUILD) -j$(JOBS)
+
+test: deps
+	$(MAKE) test-main test-asan test-fuzz
+
+test-main:
+	$(CMAKE) -S . -B $(BUILD) -DNCP_WERROR=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(BUILD) -j$(JOBS)
+	cd $(BUILD) && $(CTEST) $(CTEST_FLAGS)
+
+# PnetCDF comparisons are left to the main tree: they check file contents,
+# which the sanitizers do not change, and they would double the run time.
+test-asan:
+	$(CMAKE) -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug \
+	    -DNCP_WERROR=ON -DNCP_SANITIZE=ON -DNCP_PNETCDF_CMP=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(BUILD_ASAN) -j$(JOBS)
+	cd $(BUILD_ASAN) && $(CTEST) $(CTEST_FLAGS) -L '^(unit|mpi)$$' \
+	    --no-tests=error
+
+test-fuzz:
+	CC=clang $(CMAKE) -S . -B $(BUILD_FUZZ) -DNCP_FUZZ=ON \
+	    -DNCP_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_ARGS)
+	$(CMAKE) --build $(BUILD_FUZZ) -j$(JOBS) --target fuzz_header
+	cd $(BUILD_FUZZ) && $(CTEST) $(CTEST_FLAGS) -R '^fuzz\.header$$' \
+	    --no-tests=error
+
+demo: deps build
+	@if [ -f bench/demo.sh ]; then \
+	    BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/demo.sh; \
+	elif [ -x $(BUILD)/tools/ncpario-demo ]; then \
+	    $(BUILD)/tools/ncpario-demo; \
+	else \
+	    echo "make demo: no bench/demo.sh and no $(BUILD)/tools/ncpario-demo yet" >&2; \
+	    exit 1; \
+	fi
+
+install: build
+	$(CMAKE) --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -1,0 +1,43 @@
+/*
+ * ncp_access.h -- one request (a variable and a subarray) turned into
+ * validated coordinates and then into file extents.  Knows the header
+ * model and the I/O extent list; nothing here talks to MPI or the file.
+ */
+#ifndef NCP_ACCESS_H
+#define NCP_ACCESS_H
+
+#include <mpi.h>
+
+#include "../dataset/ncp_entry.h"
+#include "../format/ncp_header.h"
+#include "../io/ncp_io.h"
+
+typedef struct ncp_req {
+    const ncp_var *var;
+    int ndims;
+    MPI_Offset *start;  /* ndims entries each (one allocation) */
+    MPI_Offset *count;
+    MPI_Offset *stride;
+    MPI_Offset *imap;   /* NULL when the memory layout is natural */
+    int64_t nelems;     /* product of count */
+    int64_t end_rec;    /* one past the last record touched (rec vars) */
+} ncp_req;
+
+/*
+ * Validate a.kind's coordinates against the variable's shape (numrecs for
+ * the record dimension of a get) and fill r.  Returns NC_EINVALCOORDS,
+ * NC_EEDGE, NC_ESTRIDE, NC_ENULLSTART, NC_ENULLCOUNT, NC_ENEGATIVECNT ...
+ */
+int ncp_req_build(const ncp_header *h, const ncp_var *v,
+                  const ncp_data_args *a, ncp_req *r);
+void ncp_req_free(ncp_req *r);
+
+/* Append r's file extents (ascending) to e. */
+int ncp_req_extents(const ncp_header *h, const ncp_req *r, ncp_extents *e);
+
+/* Gather (put) or scatter (get) elements of size esize between a user
+ * buffer laid out by r->imap and a contiguous row-major buffer. */
+int ncp_req_imap_copy(const ncp_req *r, size_t esize, void *user,
+                      void *contig, int to_contig);
+
+#endif

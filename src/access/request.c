@@ -1,0 +1,168 @@
+/*
+ * request.c -- coordinates of one request: validation against the
+ * variable's shape, the file extents they cover, and the imap walk.
+ *
+ * Extents come out in ascending file order because the walk is row-major
+ * with positive strides and a record variable's records are laid out in
+ * record order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncp_access.h"
+#include "pnetcdf.h"
+
+void ncp_req_free(ncp_req *r)
+{
+    free(r->start);
+    memset(r, 0, sizeof(*r));
+}
+
+/* Fill r's arrays from the call's form (var, var1, vara, vars, varm). */
+static int take_coords(const ncp_header *h, const ncp_var *v,
+                       const ncp_data_args *a, ncp_req *r)
+{
+    int i, n = v->ndims;
+    for (i = 0; i < n; i++) {
+        int64_t len = v->shape[i];
+        if (i == 0 && v->is_record) len = h->numrecs;
+        r->start[i] = a->kind == NCP_SHAPE_VAR ? 0 : a->start[i];
+        switch (a->kind) {
+        case NCP_SHAPE_VAR: r->count[i] = len; break;
+        case NCP_SHAPE_VAR1: r->count[i] = 1; break;
+        default: r->count[i] = a->count[i]; break;
+        }
+        r->stride[i] = (a->kind >= NCP_SHAPE_VARS && a->stride)
+                           ? a->stride[i] : 1;
+    }
+    if (a->kind == NCP_SHAPE_VARM && a->imap) {
+        r->imap = r->start + 3 * n;
+        memcpy(r->imap, a->imap, (size_t)n * sizeof(MPI_Offset));
+    }
+    return NC_NOERR;
+}
+
+/* Bounds of one dimension.  The record dimension of a put is unbounded. */
+static int check_dim(const ncp_req *r, int i, int64_t len, int unbounded,
+                     int single)
+{
+    MPI_Offset st = r->start[i], ct = r->count[i], sd = r->stride[i];
+    if (st < 0) return NC_EINVALCOORDS;
+    if (!unbounded && (single ? st >= len : st > len)) return NC_EINVALCOORDS;
+    if (ct < 0) return NC_ENEGATIVECNT;
+    if (sd <= 0) return NC_ESTRIDE;
+    if (ct > 0 && !unbounded && st + (ct - 1) * sd >= len) return NC_EEDGE;
+    if (ct > 0 && unbounded && st > INT64_MAX - (ct - 1) * sd - 1)
+        return NC_EEDGE;
+    return NC_NOERR;
+}
+
+int ncp_req_build(const ncp_header *h, const ncp_var *v,
+                  const ncp_data_args *a, ncp_req *r)
+{
+    int err = NC_NOERR, i, n = v->ndims;
+    memset(r, 0, sizeof(*r));
+    r->var = v;
+    r->ndims = n;
+    if (a->kind != NCP_SHAPE_VAR && n > 0 && !a->start) return NC_ENULLSTART;
+    if (a->kind >= NCP_SHAPE_VARA && n > 0 && !a->count)
+        return NC_ENULLCOUNT;
+    r->start = malloc((size_t)(4 * (n ? n : 1)) * sizeof(MPI_Offset));
+    if (!r->start) return NC_ENOMEM;
+    r->count = r->start + n;
+    r->stride = r->start + 2 * n;
+    take_coords(h, v, a, r);
+    r->nelems = 1;
+    for (i = 0; i < n && err == NC_NOERR; i++) {
+        int rec = i == 0 && v->is_record;
+        int64_t len = rec ? h->numrecs : v->shape[i];
+        err = check_dim(r, i, len, rec && a->is_put,
+                        a->kind == NCP_SHAPE_VAR1);
+        if (err == NC_NOERR && r->count[i] > 0 &&
+            r->nelems > INT64_MAX / r->count[i])
+            err = NC_EINTOVERFLOW;
+        r->nelems *= r->count[i];
+    }
+    if (err == NC_NOERR && v->is_record)
+        r->end_rec = r->count[0] > 0
+                         ? r->start[0] + (r->count[0] - 1) * r->stride[0] + 1
+                         : 0;
+    if (err != NC_NOERR) ncp_req_free(r);
+    return err;
+}
+
+/*
+ * Walk the outer dimensions as an odometer; each step emits the innermost
+ * run (one extent when the innermost stride is 1, else one per element).
+ */
+int ncp_req_extents(const ncp_header *h, const ncp_req *r, ncp_extents *e)
+{
+    const ncp_var *v = r->var;
+    int n = r->ndims, last = n - 1, i, err = NC_NOERR;
+    int64_t xsz = ncp_xtype_size(v->xtype);
+    int64_t *idx, *pitch; /* odometer; elements per step of each dim */
+
+    if (r->nelems == 0) return NC_NOERR;
+    if (n == 0) return ncp_extents_add(e, v->begin, xsz);
+    idx = calloc((size_t)(2 * n), sizeof(int64_t));
+    if (!idx) return NC_ENOMEM;
+    pitch = idx + n;
+    pitch[last] = 1;
+    for (i = last - 1; i >= 0; i--)
+        pitch[i] = pitch[i + 1] * v->shape[i + 1];
+    for (;;) {
+        int64_t off = v->begin, k;
+        for (i = 0; i < last; i++) {
+            int64_t c = r->start[i] + idx[i] * r->stride[i];
+            if (i == 0 && v->is_record)
+                off += c * h->recsize;
+            else
+                off += c * pitch[i] * xsz;
+        }
+        if (last == 0 && v->is_record) {
+            for (k = 0; k < r->count[0] && err == NC_NOERR; k++)
+                err = ncp_extents_add(
+                    e, off + (r->start[0] + k * r->stride[0]) * h->recsize,
+                    xsz);
+        } else if (r->stride[last] == 1) {
+            err = ncp_extents_add(e, off + r->start[last] * xsz,
+                                  r->count[last] * xsz);
+        } else {
+            for (k = 0; k < r->count[last] && err == NC_NOERR; k++)
+                err = ncp_extents_add(
+                    e, off + (r->start[last] + k * r->stride[last]) * xsz,
+                    xsz);
+        }
+        if (err != NC_NOERR) break;
+        for (i = last - 1; i >= 0; i--) {
+            if (++idx[i] < r->count[i]) break;
+            idx[i] = 0;
+        }
+        if (i < 0) break;
+    }
+    free(idx);
+    return err;
+}
+
+int ncp_req_imap_copy(const ncp_req *r, size_t esize, void *user,
+                      void *contig, int to_contig)
+{
+    int n = r->ndims, i;
+    int64_t *idx = calloc((size_t)(n ? n : 1), sizeof(int64_t)), k;
+    char *u = user, *c = contig;
+    if (!idx) return NC_ENOMEM;
+    for (k = 0; k < r->nelems; k++) {
+        int64_t pos = 0;
+        for (i = 0; i < n; i++) pos += idx[i] * r->imap[i];
+        if (to_contig)
+            memcpy(c + k * esize, u + pos * esize, esize);
+        else
+            memcpy(u + pos * esize, c + k * esize, esize);
+        for (i = n - 1; i >= 0; i--) {
+            if (++idx[i] < r->count[i]) break;
+            idx[i] = 0;
+        }
+    }
+    free(idx);
+    return NC_NOERR;
+}

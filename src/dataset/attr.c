@@ -1,0 +1,285 @@
+/*
+ * attr.c -- attributes: values are kept in external (file) form, so the
+ * header encoder copies them as they are and a get converts on the way
+ * out.  In data mode an attribute may be overwritten or renamed only when
+ * the header does not grow (the netCDF classic rule); the header is then
+ * rewritten at once by rank 0.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncp_dataset.h"
+#include "pnetcdf.h"
+
+/* Bytes a value of nelems elements takes in the header, padded to 4. */
+static int64_t padded_size(int xtype, int64_t nelems)
+{
+    int64_t n = nelems * ncp_xtype_size(xtype);
+    return (n + 3) & ~(int64_t)3;
+}
+
+/* _FillValue must match its variable: same type, one element. */
+static int check_fill_att(ncp_dataset *ds, int varid, const char *name,
+                          int xtype, MPI_Offset nelems)
+{
+    if (varid == NC_GLOBAL || strcmp(name, "_FillValue") != 0)
+        return NC_NOERR;
+    if (ds->hdr.vars[varid].xtype != xtype) return NC_EBADTYPE;
+    if (nelems != 1) return NC_EINVAL;
+    return NC_NOERR;
+}
+
+static int check_put_args(ncp_dataset *ds, int varid, const char *name,
+                          int xtype, MPI_Offset nelems, const void *buf,
+                          ncp_attlist **l)
+{
+    int err = ncp_require_write(ds);
+    if (err == NC_NOERR) err = ncp_attlist_of(ds, varid, l);
+    if (err == NC_NOERR) err = ncp_name_check(name);
+    if (err == NC_NOERR) err = ncp_xtype_check(xtype, ds->hdr.format);
+    if (err == NC_NOERR && nelems < 0) err = NC_EINVAL;
+    if (err == NC_NOERR && nelems > 0 && !buf) err = NC_EINVAL;
+    if (err == NC_NOERR &&
+        nelems > (ds->hdr.format == NCP_CDF5 ? INT64_MAX / 8 : INT_MAX))
+        err = NC_EINVAL;
+    if (err == NC_NOERR)
+        err = check_fill_att(ds, varid, name, xtype, nelems);
+    return err;
+}
+
+/* Convert the user's values into a freshly allocated external buffer. */
+static int make_xvalue(ncp_dataset *ds, int xtype, MPI_Offset nelems,
+                       const void *buf, int mtype, void **xvalue)
+{
+    int xsz = ncp_xtype_size(xtype);
+    void *x = malloc((size_t)(nelems * xsz) + 1);
+    int err;
+    if (!x) return NC_ENOMEM;
+    if (mtype == NCP_M_FLEX) mtype = (int)ncp_mtype_of_xtype(xtype);
+    err = ncp_x_put(xtype, x, (ncp_mtype)mtype, buf, nelems, NULL,
+                    ds->hdr.format);
+    if (err != NC_NOERR && err != NC_ERANGE) {
+        free(x);
+        return err;
+    }
+    *xvalue = x;
+    return err;
+}
+
+static int attlist_append(ncp_attlist *l, ncp_att *a)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 8;
+        ncp_att *na = realloc(l->a, (size_t)cap * sizeof(*na));
+        if (!na) return NC_ENOMEM;
+        l->a = na;
+        l->cap = cap;
+    }
+    l->a[l->n++] = *a;
+    return NC_NOERR;
+}
+
+/*
+ * Install an attribute whose external value is ready (xvalue is taken over,
+ * freed on failure).  Checks the data-mode rule and writes the header when
+ * not in define mode.
+ */
+static int store_att(ncp_dataset *ds, ncp_attlist *l, const char *name,
+                     int xtype, MPI_Offset nelems, void *xvalue)
+{
+    int err = NC_NOERR, idx = ncp_find_att(l, name);
+    ncp_att na;
+    if (!(ds->flags & NCP_F_DEFINE)) {
+        /* Data mode: only an in-place overwrite that does not grow. */
+        if (idx < 0 || padded_size(xtype, nelems) >
+                           padded_size(l->a[idx].xtype, l->a[idx].nelems))
+            err = NC_ENOTINDEFINE;
+    } else if (idx < 0 && l->n >= NC_MAX_ATTRS) {
+        err = NC_EMAXATTS;
+    }
+    if (err != NC_NOERR) goto fail;
+    if (idx >= 0) {
+        free(l->a[idx].xvalue);
+        l->a[idx].xvalue = xvalue;
+        l->a[idx].xtype = xtype;
+        l->a[idx].nelems = nelems;
+    } else {
+        na.xvalue = xvalue;
+        na.xtype = xtype;
+        na.nelems = nelems;
+        na.name = strdup(name);
+        err = na.name ? attlist_append(l, &na) : NC_ENOMEM;
+        if (err != NC_NOERR) {
+            free(na.name);
+            goto fail;
+        }
+    }
+    if (!(ds->flags & NCP_F_DEFINE)) err = ncp_header_write(ds);
+    return err;
+fail:
+    free(xvalue);
+    return err;
+}
+
+int ncp_att_put(int ncid, int varid, const char *name, int xtype,
+                MPI_Offset nelems, const void *buf, int mtype)
+{
+    int err, conv;
+    ncp_dataset *ds;
+    ncp_attlist *l;
+    void *xvalue = NULL;
+
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    err = check_put_args(ds, varid, name, xtype, nelems, buf, &l);
+    if (err != NC_NOERR) return err;
+    if (mtype == NCP_M_TEXT && xtype != NC_CHAR) return NC_ECHAR;
+    if (mtype != NCP_M_TEXT && mtype != NCP_M_FLEX && xtype == NC_CHAR)
+        return NC_ECHAR;
+    if (!(ds->flags & NCP_F_DEFINE) && ncp_find_att(l, name) < 0)
+        return NC_ENOTINDEFINE;
+    conv = make_xvalue(ds, xtype, nelems, buf, mtype, &xvalue);
+    if (conv != NC_NOERR && conv != NC_ERANGE) return conv;
+    err = store_att(ds, l, name, xtype, nelems, xvalue);
+    return err != NC_NOERR ? err : conv;
+}
+
+static int lookup_att(int ncid, int varid, const char *name, ncp_dataset **ds,
+                      ncp_attlist **l, ncp_att **a)
+{
+    int err, idx;
+    if ((err = ncp_dataset_get(ncid, ds)) != NC_NOERR) return err;
+    if ((err = ncp_attlist_of(*ds, varid, l)) != NC_NOERR) return err;
+    if (!name) return NC_EBADNAME;
+    idx = ncp_find_att(*l, name);
+    if (idx < 0) return NC_ENOTATT;
+    *a = &(*l)->a[idx];
+    return NC_NOERR;
+}
+
+int ncp_att_get(int ncid, int varid, const char *name, void *buf, int mtype)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_attlist *l;
+    ncp_att *a;
+    if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
+        return err;
+    if (mtype == NCP_M_FLEX) mtype = (int)ncp_mtype_of_xtype(a->xtype);
+    if ((mtype == NCP_M_TEXT) != (a->xtype == NC_CHAR)) return NC_ECHAR;
+    if (a->nelems == 0) return NC_NOERR;
+    if (!buf) return NC_EINVAL;
+    return ncp_x_get(a->xtype, a->xvalue, (ncp_mtype)mtype, buf, a->nelems,
+                     ds->hdr.format);
+}
+
+int ncmpi_inq_att(int ncid, int varid, const char *name, nc_type *xtypep,
+                  MPI_Offset *lenp)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_attlist *l;
+    ncp_att *a;
+    if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
+        return err;
+    if (xtypep) *xtypep = a->xtype;
+    if (lenp) *lenp = a->nelems;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_atttype(int ncid, int varid, const char *name, nc_type *xtypep)
+{
+    return ncmpi_inq_att(ncid, varid, name, xtypep, NULL);
+}
+
+int ncmpi_inq_attlen(int ncid, int varid, const char *name, MPI_Offset *lenp)
+{
+    return ncmpi_inq_att(ncid, varid, name, NULL, lenp);
+}
+
+int ncmpi_inq_attid(int ncid, int varid, const char *name, int *idp)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_attlist *l;
+    ncp_att *a;
+    if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
+        return err;
+    if (idp) *idp = (int)(a - l->a);
+    return NC_NOERR;
+}
+
+int ncmpi_inq_attname(int ncid, int varid, int attnum, char *name)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_attlist *l;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_attlist_of(ds, varid, &l)) != NC_NOERR) return err;
+    if (attnum < 0 || attnum >= l->n) return NC_ENOTATT;
+    if (name) strcpy(name, l->a[attnum].name);
+    return NC_NOERR;
+}
+
+int ncmpi_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
+                   int varid_out)
+{
+    int err;
+    ncp_dataset *src, *dst;
+    ncp_attlist *l, *dl;
+    ncp_att *a;
+    size_t nbytes;
+    void *xvalue;
+    if ((err = lookup_att(ncid_in, varid_in, name, &src, &l, &a)) != NC_NOERR)
+        return err;
+    if ((err = ncp_dataset_get(ncid_out, &dst)) != NC_NOERR) return err;
+    err = check_put_args(dst, varid_out, name, a->xtype, a->nelems, a->xvalue,
+                         &dl);
+    if (err != NC_NOERR) return err;
+    /* Copy the bytes first: the source may be the slot being replaced. */
+    nbytes = (size_t)(a->nelems * ncp_xtype_size(a->xtype));
+    if (!(xvalue = malloc(nbytes + 1))) return NC_ENOMEM;
+    memcpy(xvalue, a->xvalue, nbytes);
+    return store_att(dst, dl, name, a->xtype, a->nelems, xvalue);
+}
+
+int ncmpi_rename_att(int ncid, int varid, const char *name,
+                     const char *newname)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_attlist *l;
+    ncp_att *a;
+    char *copy;
+    if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
+        return err;
+    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
+    if ((err = ncp_name_check(newname)) != NC_NOERR) return err;
+    if (ncp_find_att(l, newname) >= 0) return NC_ENAMEINUSE;
+    if (!(ds->flags & NCP_F_DEFINE) && strlen(newname) > strlen(name))
+        return NC_ENOTINDEFINE;
+    if (!(copy = strdup(newname))) return NC_ENOMEM;
+    free(a->name);
+    a->name = copy;
+    if (!(ds->flags & NCP_F_DEFINE)) err = ncp_header_write(ds);
+    return err;
+}
+
+int ncmpi_del_att(int ncid, int varid, const char *name)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_attlist *l;
+    ncp_att *a;
+    int idx;
+    if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
+        return err;
+    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
+    if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
+    idx = (int)(a - l->a);
+    free(a->name);
+    free(a->xvalue);
+    memmove(&l->a[idx], &l->a[idx + 1], (size_t)(l->n - idx - 1) * sizeof(*a));
+    l->n--;
+    return NC_NOERR;
+}

@@ -1,0 +1,179 @@
+/*
+ * define.c -- define-mode calls that add or rename dimensions and
+ * variables.  A call that fails leaves the header model exactly as it was:
+ * every check runs before the first change.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncp_dataset.h"
+#include "pnetcdf.h"
+
+static int find_dim(const ncp_header *h, const char *name)
+{
+    int i;
+    for (i = 0; i < h->ndims; i++)
+        if (strcmp(h->dims[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int find_var(const ncp_header *h, const char *name)
+{
+    int i;
+    for (i = 0; i < h->nvars; i++)
+        if (strcmp(h->vars[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* Common prologue: a writable dataset in define mode. */
+static int open_for_define(int ncid, ncp_dataset **ds)
+{
+    int err = ncp_dataset_get(ncid, ds);
+    if (err == NC_NOERR) err = ncp_require_write(*ds);
+    if (err == NC_NOERR) err = ncp_require_define(*ds);
+    return err;
+}
+
+int ncmpi_def_dim(int ncid, const char *name, MPI_Offset len, int *idp)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_dim *dims;
+    char *copy;
+    int64_t maxlen;
+
+    if ((err = open_for_define(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_name_check(name)) != NC_NOERR) return err;
+    if (find_dim(&ds->hdr, name) >= 0) return NC_ENAMEINUSE;
+    maxlen = ds->hdr.format == NCP_CDF5 ? INT64_MAX : INT_MAX;
+    if (len < 0 || len > maxlen) return NC_EDIMSIZE;
+    if (len == NC_UNLIMITED && ds->hdr.unlimdimid >= 0) return NC_EUNLIMIT;
+    if (ds->hdr.ndims >= NC_MAX_DIMS) return NC_EMAXDIMS;
+    if (!(copy = strdup(name))) return NC_ENOMEM;
+    dims = realloc(ds->hdr.dims, (size_t)(ds->hdr.ndims + 1) * sizeof(*dims));
+    if (!dims) {
+        free(copy);
+        return NC_ENOMEM;
+    }
+    ds->hdr.dims = dims;
+    dims[ds->hdr.ndims].name = copy;
+    dims[ds->hdr.ndims].len = len;
+    if (len == NC_UNLIMITED) ds->hdr.unlimdimid = ds->hdr.ndims;
+    if (idp) *idp = ds->hdr.ndims;
+    ds->hdr.ndims++;
+    return NC_NOERR;
+}
+
+/* Validate a new variable's dimension list against the header. */
+static int check_dimids(const ncp_header *h, int ndims, const int *dimids)
+{
+    int i;
+    if (ndims < 0) return NC_EINVAL;
+    if (ndims > NC_MAX_VAR_DIMS) return NC_EMAXDIMS;
+    if (ndims > 0 && !dimids) return NC_EINVAL;
+    for (i = 0; i < ndims; i++) {
+        if (dimids[i] < 0 || dimids[i] >= h->ndims) return NC_EBADDIM;
+        if (i > 0 && dimids[i] == h->unlimdimid) return NC_EUNLIMPOS;
+    }
+    return NC_NOERR;
+}
+
+/* Fill in a var's shape-derived fields from the header's dims. */
+static void var_shape(const ncp_header *h, ncp_var *v)
+{
+    int i;
+    v->is_record = v->ndims > 0 && v->dimids[0] == h->unlimdimid;
+    v->nelems_per_rec = 1;
+    for (i = 0; i < v->ndims; i++) {
+        v->shape[i] = h->dims[v->dimids[i]].len;
+        if (i > 0 || !v->is_record) v->nelems_per_rec *= v->shape[i];
+    }
+}
+
+int ncmpi_def_var(int ncid, const char *name, nc_type xtype, int ndims,
+                  const int *dimids, int *varidp)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_var *vars, nv;
+
+    if ((err = open_for_define(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_name_check(name)) != NC_NOERR) return err;
+    if (find_var(&ds->hdr, name) >= 0) return NC_ENAMEINUSE;
+    if ((err = ncp_xtype_check(xtype, ds->hdr.format)) != NC_NOERR) return err;
+    if ((err = check_dimids(&ds->hdr, ndims, dimids)) != NC_NOERR) return err;
+    if (ds->hdr.nvars >= NC_MAX_VARS) return NC_EMAXVARS;
+
+    memset(&nv, 0, sizeof nv);
+    nv.name = strdup(name);
+    nv.dimids = malloc((size_t)(ndims ? ndims : 1) * sizeof(int));
+    nv.shape = malloc((size_t)(ndims ? ndims : 1) * sizeof(int64_t));
+    vars = realloc(ds->hdr.vars, (size_t)(ds->hdr.nvars + 1) * sizeof(*vars));
+    if (vars) ds->hdr.vars = vars;
+    if (!nv.name || !nv.dimids || !nv.shape || !vars) {
+        free(nv.name);
+        free(nv.dimids);
+        free(nv.shape);
+        return NC_ENOMEM;
+    }
+    nv.xtype = xtype;
+    nv.ndims = ndims;
+    if (ndims) memcpy(nv.dimids, dimids, (size_t)ndims * sizeof(int));
+    var_shape(&ds->hdr, &nv);
+    vars[ds->hdr.nvars] = nv;
+    if (varidp) *varidp = ds->hdr.nvars;
+    ds->hdr.nvars++;
+    return NC_NOERR;
+}
+
+/*
+ * Renames are allowed in data mode when the name does not grow, because
+ * the header then keeps its size; the new header is written at once.
+ */
+static int rename_prologue(int ncid, const char *oldname, const char *newname,
+                           ncp_dataset **ds)
+{
+    int err = ncp_dataset_get(ncid, ds);
+    if (err == NC_NOERR) err = ncp_require_write(*ds);
+    if (err == NC_NOERR) err = ncp_name_check(newname);
+    if (err == NC_NOERR && !((*ds)->flags & NCP_F_DEFINE) &&
+        strlen(newname) > strlen(oldname))
+        err = NC_ENOTINDEFINE;
+    return err;
+}
+
+static int replace_name(ncp_dataset *ds, char **slot, const char *newname)
+{
+    char *copy = strdup(newname);
+    if (!copy) return NC_ENOMEM;
+    free(*slot);
+    *slot = copy;
+    if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
+    return ncp_header_write(ds);
+}
+
+int ncmpi_rename_dim(int ncid, int dimid, const char *newname)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (dimid < 0 || dimid >= ds->hdr.ndims) return NC_EBADDIM;
+    err = rename_prologue(ncid, ds->hdr.dims[dimid].name, newname, &ds);
+    if (err != NC_NOERR) return err;
+    if (find_dim(&ds->hdr, newname) >= 0) return NC_ENAMEINUSE;
+    return replace_name(ds, &ds->hdr.dims[dimid].name, newname);
+}
+
+int ncmpi_rename_var(int ncid, int varid, const char *newname)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_var *v;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
+    err = rename_prologue(ncid, v->name, newname, &ds);
+    if (err != NC_NOERR) return err;
+    if (find_var(&ds->hdr, newname) >= 0) return NC_ENAMEINUSE;
+    return replace_name(ds, &v->name, newname);
+}

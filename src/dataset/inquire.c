@@ -1,0 +1,279 @@
+/*
+ * inquire.c -- read-only questions about a dataset's header model.  None of
+ * these calls is collective; every output pointer may be NULL.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncp_dataset.h"
+#include "pnetcdf.h"
+
+static int count_rec_vars(const ncp_header *h)
+{
+    int i, n = 0;
+    for (i = 0; i < h->nvars; i++) n += h->vars[i].is_record;
+    return n;
+}
+
+int ncmpi_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimp)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ndimsp) *ndimsp = ds->hdr.ndims;
+    if (nvarsp) *nvarsp = ds->hdr.nvars;
+    if (nattsp) *nattsp = ds->hdr.gatts.n;
+    if (unlimp) *unlimp = ds->hdr.unlimdimid;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_ndims(int ncid, int *p) { return ncmpi_inq(ncid, p, NULL, NULL, NULL); }
+int ncmpi_inq_nvars(int ncid, int *p) { return ncmpi_inq(ncid, NULL, p, NULL, NULL); }
+int ncmpi_inq_natts(int ncid, int *p) { return ncmpi_inq(ncid, NULL, NULL, p, NULL); }
+int ncmpi_inq_unlimdim(int ncid, int *p) { return ncmpi_inq(ncid, NULL, NULL, NULL, p); }
+
+int ncmpi_inq_dimid(int ncid, const char *name, int *idp)
+{
+    int err, i;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (!name) return NC_EBADNAME;
+    for (i = 0; i < ds->hdr.ndims; i++) {
+        if (strcmp(ds->hdr.dims[i].name, name) == 0) {
+            if (idp) *idp = i;
+            return NC_NOERR;
+        }
+    }
+    return NC_EBADDIM;
+}
+
+int ncmpi_inq_dim(int ncid, int dimid, char *name, MPI_Offset *lenp)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (dimid < 0 || dimid >= ds->hdr.ndims) return NC_EBADDIM;
+    if (name) strcpy(name, ds->hdr.dims[dimid].name);
+    if (lenp)
+        *lenp = dimid == ds->hdr.unlimdimid ? ds->hdr.numrecs
+                                            : ds->hdr.dims[dimid].len;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_dimname(int ncid, int dimid, char *name)
+{
+    return ncmpi_inq_dim(ncid, dimid, name, NULL);
+}
+
+int ncmpi_inq_dimlen(int ncid, int dimid, MPI_Offset *lenp)
+{
+    return ncmpi_inq_dim(ncid, dimid, NULL, lenp);
+}
+
+int ncmpi_inq_varid(int ncid, const char *name, int *varidp)
+{
+    int err, i;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (!name) return NC_EBADNAME;
+    for (i = 0; i < ds->hdr.nvars; i++) {
+        if (strcmp(ds->hdr.vars[i].name, name) == 0) {
+            if (varidp) *varidp = i;
+            return NC_NOERR;
+        }
+    }
+    return NC_ENOTVAR;
+}
+
+int ncmpi_inq_var(int ncid, int varid, char *name, nc_type *xtypep,
+                  int *ndimsp, int *dimids, int *nattsp)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_var *v;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
+    if (name) strcpy(name, v->name);
+    if (xtypep) *xtypep = v->xtype;
+    if (ndimsp) *ndimsp = v->ndims;
+    if (dimids && v->ndims)
+        memcpy(dimids, v->dimids, (size_t)v->ndims * sizeof(int));
+    if (nattsp) *nattsp = v->atts.n;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_varname(int ncid, int varid, char *name)
+{
+    return ncmpi_inq_var(ncid, varid, name, NULL, NULL, NULL, NULL);
+}
+
+int ncmpi_inq_vartype(int ncid, int varid, nc_type *xtypep)
+{
+    return ncmpi_inq_var(ncid, varid, NULL, xtypep, NULL, NULL, NULL);
+}
+
+int ncmpi_inq_varndims(int ncid, int varid, int *ndimsp)
+{
+    return ncmpi_inq_var(ncid, varid, NULL, NULL, ndimsp, NULL, NULL);
+}
+
+int ncmpi_inq_vardimid(int ncid, int varid, int *dimids)
+{
+    return ncmpi_inq_var(ncid, varid, NULL, NULL, NULL, dimids, NULL);
+}
+
+int ncmpi_inq_varnatts(int ncid, int varid, int *nattsp)
+{
+    if (varid == NC_GLOBAL) return ncmpi_inq_natts(ncid, nattsp);
+    return ncmpi_inq_var(ncid, varid, NULL, NULL, NULL, NULL, nattsp);
+}
+
+int ncmpi_inq_num_rec_vars(int ncid, int *nvarsp)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (nvarsp) *nvarsp = count_rec_vars(&ds->hdr);
+    return NC_NOERR;
+}
+
+int ncmpi_inq_num_fix_vars(int ncid, int *nvarsp)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (nvarsp) *nvarsp = ds->hdr.nvars - count_rec_vars(&ds->hdr);
+    return NC_NOERR;
+}
+
+/* Layout answers are only defined once enddef has computed the layout. */
+static int layout_ready(int ncid, ncp_dataset **ds)
+{
+    int err = ncp_dataset_get(ncid, ds);
+    if (err == NC_NOERR && ((*ds)->flags & NCP_F_DEFINE)) err = NC_EINDEFINE;
+    return err;
+}
+
+int ncmpi_inq_recsize(int ncid, MPI_Offset *recsize)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = layout_ready(ncid, &ds)) != NC_NOERR) return err;
+    if (recsize) *recsize = ds->hdr.recsize;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_varoffset(int ncid, int varid, MPI_Offset *offset)
+{
+    int err;
+    ncp_dataset *ds;
+    ncp_var *v;
+    if ((err = layout_ready(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
+    if (offset) *offset = v->begin;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_header_size(int ncid, MPI_Offset *size)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = layout_ready(ncid, &ds)) != NC_NOERR) return err;
+    if (size) *size = ds->hdr.xsz;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_header_extent(int ncid, MPI_Offset *extent)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = layout_ready(ncid, &ds)) != NC_NOERR) return err;
+    if (extent) *extent = ds->hdr.begin_var;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_put_size(int ncid, MPI_Offset *size)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (size) *size = ds->put_bytes;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_get_size(int ncid, MPI_Offset *size)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (size) *size = ds->get_bytes;
+    return NC_NOERR;
+}
+
+/* Striping as the MPI-IO layer reports it; 0 when it does not know. */
+static int info_int(MPI_Info info, const char *key)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    int flag = 0;
+    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag);
+    return flag ? atoi(val) : 0;
+}
+
+int ncmpi_inq_striping(int ncid, int *striping_size, int *striping_count)
+{
+    int err;
+    ncp_dataset *ds;
+    MPI_Info info;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_io_get_info(&ds->file, &info)) != NC_NOERR) return err;
+    if (striping_size) *striping_size = info_int(info, "striping_unit");
+    if (striping_count) *striping_count = info_int(info, "striping_factor");
+    MPI_Info_free(&info);
+    return NC_NOERR;
+}
+
+static int format_code(int cdf)
+{
+    if (cdf == NCP_CDF5) return NC_FORMAT_CDF5;
+    if (cdf == NCP_CDF2) return NC_FORMAT_CDF2;
+    return NC_FORMAT_CLASSIC;
+}
+
+int ncmpi_inq_format(int ncid, int *formatp)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (formatp) *formatp = format_code(ds->hdr.format);
+    return NC_NOERR;
+}
+
+/* Reads the 8-byte signature alone; does not validate the header. */
+int ncmpi_inq_file_format(const char *filename, int *formatp)
+{
+    static const unsigned char hdf5_sig[8] = {0x89, 'H', 'D', 'F',
+                                              '\r', '\n', 0x1a, '\n'};
+    unsigned char sig[8] = {0};
+    MPI_File fh;
+    MPI_Status st;
+    int mpierr, got = 0;
+
+    if (!filename) return NC_EINVAL;
+    mpierr = MPI_File_open(MPI_COMM_SELF, filename, MPI_MODE_RDONLY,
+                           MPI_INFO_NULL, &fh);
+    if (mpierr != MPI_SUCCESS) return ncp_io_mpi_err(mpierr, NC_ENOENT);
+    mpierr = MPI_File_read_at(fh, 0, sig, 8, MPI_BYTE, &st);
+    if (mpierr == MPI_SUCCESS) MPI_Get_count(&st, MPI_BYTE, &got);
+    MPI_File_close(&fh);
+    if (mpierr != MPI_SUCCESS) return NC_EREAD;
+    if (!formatp) return NC_NOERR;
+    *formatp = NC_FORMAT_UNKNOWN;
+    if (got >= 4 && memcmp(sig, "CDF", 3) == 0) {
+        if (sig[3] == 1) *formatp = NC_FORMAT_CLASSIC;
+        else if (sig[3] == 2) *formatp = NC_FORMAT_CDF2;
+        else if (sig[3] == 5) *formatp = NC_FORMAT_CDF5;
+    } else if (got == 8 && memcmp(sig, hdf5_sig, 8) == 0) {
+        *formatp = NC_FORMAT_NETCDF4;
+    }
+    return NC_NOERR;
+}

@@ -1,0 +1,294 @@
+/*
+ * lifecycle.c -- create, open, close, abort, delete, sync and the
+ * independent-mode switches: the transitions of the state machine drawn in
+ * ncp_dataset.h.  Every function here is collective over the dataset's
+ * communicator and agrees on its return code before it branches.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncp_dataset.h"
+#include "pnetcdf.h"
+
+/* ncmpi_set_default_format's process-wide setting; like the open-dataset
+ * table it is state the API itself defines as global. */
+static int default_format = NC_FORMAT_CLASSIC;
+
+int ncmpi_set_default_format(int format, int *old_formatp)
+{
+    if (old_formatp) *old_formatp = default_format;
+    if (format != NC_FORMAT_CLASSIC && format != NC_FORMAT_CDF2 &&
+        format != NC_FORMAT_CDF5)
+        return NC_EINVAL;
+    default_format = format;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_default_format(int *formatp)
+{
+    if (!formatp) return NC_EINVAL;
+    *formatp = default_format;
+    return NC_NOERR;
+}
+
+static int format_of_cmode(int cmode)
+{
+    if (cmode & NC_64BIT_DATA) return NCP_CDF5;
+    if (cmode & NC_64BIT_OFFSET) return NCP_CDF2;
+    if (default_format == NC_FORMAT_CDF5) return NCP_CDF5;
+    if (default_format == NC_FORMAT_CDF2) return NCP_CDF2;
+    return NCP_CDF1;
+}
+
+static void dataset_free(ncp_dataset *ds)
+{
+    if (!ds) return;
+    ncp_header_free(&ds->hdr);
+    if (ds->on_disk) {
+        ncp_header_free(ds->on_disk);
+        free(ds->on_disk);
+    }
+    if (ds->comm != MPI_COMM_NULL) MPI_Comm_free(&ds->comm);
+    free(ds);
+}
+
+/* Allocate a dataset on a private duplicate of comm. */
+static int dataset_new(MPI_Comm comm, int cmode, ncp_dataset **out)
+{
+    ncp_dataset *ds = calloc(1, sizeof(*ds));
+    if (!ds) return NC_ENOMEM;
+    ds->ncid = -1;
+    ds->cmode = cmode;
+    MPI_Comm_dup(comm, &ds->comm);
+    MPI_Comm_rank(ds->comm, &ds->rank);
+    MPI_Comm_size(ds->comm, &ds->nprocs);
+    ncp_header_init(&ds->hdr, NCP_CDF1);
+    *out = ds;
+    return NC_NOERR;
+}
+
+/* Every rank must pass the same mode flags. */
+static int check_same_mode(MPI_Comm comm, int mode, int code)
+{
+    int root = mode, differ;
+    MPI_Bcast(&root, 1, MPI_INT, 0, comm);
+    differ = root != mode;
+    MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_INT, MPI_LOR, comm);
+    return differ ? code : NC_NOERR;
+}
+
+static int check_cmode(int cmode)
+{
+    if ((cmode & NC_64BIT_OFFSET) && (cmode & NC_64BIT_DATA))
+        return NC_EINVAL_CMODE;
+    if (cmode & NC_NETCDF4) return NC_ENOTBUILT;
+    return NC_NOERR;
+}
+
+int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
+                 int *ncidp)
+{
+    int err;
+    ncp_dataset *ds = NULL;
+    MPI_Info mpi_info = MPI_INFO_NULL;
+
+    err = (!path || !ncidp) ? NC_EINVAL : check_cmode(cmode);
+    err = ncp_agree(comm, err);
+    if (err == NC_NOERR)
+        err = check_same_mode(comm, cmode, NC_EMULTIDEFINE_CMODE);
+    if (err != NC_NOERR) return err;
+    err = dataset_new(comm, cmode, &ds);
+    if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
+    err = ncp_agree(comm, err);
+    if (err != NC_NOERR) goto done;
+    err = ncp_io_open(&ds->file, ds->comm, path, 1, !(cmode & NC_NOCLOBBER),
+                      1, mpi_info);
+    if (err != NC_NOERR) goto done;
+    ds->hdr.format = format_of_cmode(cmode);
+    ds->flags = NCP_F_DEFINE | NCP_F_CREATED | NCP_F_WRITE;
+    err = ncp_dataset_add(ds);
+    err = ncp_agree(ds->comm, err);
+    if (err != NC_NOERR) ncp_io_close(&ds->file);
+done:
+    if (mpi_info != MPI_INFO_NULL) MPI_Info_free(&mpi_info);
+    if (err != NC_NOERR) {
+        dataset_free(ds);
+        return err;
+    }
+    *ncidp = ds->ncid;
+    return NC_NOERR;
+}
+
+int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
+               int *ncidp)
+{
+    int err;
+    ncp_dataset *ds = NULL;
+    MPI_Info mpi_info = MPI_INFO_NULL;
+
+    err = (!path || !ncidp) ? NC_EINVAL : NC_NOERR;
+    if (err == NC_NOERR && (omode & NC_NETCDF4)) err = NC_ENOTBUILT;
+    err = ncp_agree(comm, err);
+    if (err == NC_NOERR)
+        err = check_same_mode(comm, omode, NC_EMULTIDEFINE_OMODE);
+    if (err != NC_NOERR) return err;
+    err = dataset_new(comm, omode, &ds);
+    if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
+    err = ncp_agree(comm, err);
+    if (err != NC_NOERR) goto done;
+    err = ncp_io_open(&ds->file, ds->comm, path, 0, 0,
+                      (omode & NC_WRITE) != 0, mpi_info);
+    if (err != NC_NOERR) goto done;
+    ds->flags = (omode & NC_WRITE) ? NCP_F_WRITE : 0;
+    err = ncp_header_read(ds);
+    if (err == NC_NOERR) err = ncp_dataset_add(ds);
+    err = ncp_agree(ds->comm, err);
+    if (err != NC_NOERR) ncp_io_close(&ds->file);
+done:
+    if (mpi_info != MPI_INFO_NULL) MPI_Info_free(&mpi_info);
+    if (err != NC_NOERR) {
+        dataset_free(ds);
+        return err;
+    }
+    *ncidp = ds->ncid;
+    return NC_NOERR;
+}
+
+/* Leave independent mode and agree on numrecs: shared by end_indep_data,
+ * sync and close. */
+static int settle_data_mode(ncp_dataset *ds)
+{
+    if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
+    ds->flags &= ~NCP_F_INDEP;
+    if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR;
+    return ncp_numrecs_agree(ds);
+}
+
+int ncmpi_close(int ncid)
+{
+    int err, err2;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->flags & NCP_F_DEFINE)
+        err = ncp_enddef(ds, NULL);
+    else
+        err = settle_data_mode(ds);
+    err2 = ncp_io_close(&ds->file);
+    if (err == NC_NOERR) err = err2;
+    err = ncp_agree(ds->comm, err);
+    ncp_dataset_remove(ds);
+    dataset_free(ds);
+    return err;
+}
+
+int ncmpi_abort(int ncid)
+{
+    int err;
+    ncp_dataset *ds;
+    char *path = NULL;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    /* A file still in its first define mode was never valid: remove it. */
+    if ((ds->flags & NCP_F_DEFINE) && (ds->flags & NCP_F_CREATED) &&
+        ds->file.path)
+        path = strdup(ds->file.path);
+    else if (!(ds->flags & NCP_F_DEFINE))
+        err = settle_data_mode(ds);
+    ncp_io_close(&ds->file);
+    if (path) {
+        MPI_Barrier(ds->comm);
+        if (ds->rank == 0) MPI_File_delete(path, MPI_INFO_NULL);
+        MPI_Barrier(ds->comm);
+        free(path);
+    }
+    ncp_dataset_remove(ds);
+    dataset_free(ds);
+    return err;
+}
+
+int ncmpi_delete(const char *filename, MPI_Info info)
+{
+    int mpierr;
+    if (!filename) return NC_EINVAL;
+    mpierr = MPI_File_delete(filename, info);
+    return ncp_io_mpi_err(mpierr, NC_EFILE);
+}
+
+int ncmpi_sync(int ncid)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
+    if ((ds->flags & NCP_F_WRITE) && (err = ncp_numrecs_agree(ds)) != NC_NOERR)
+        return err;
+    return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
+}
+
+int ncmpi_sync_numrecs(int ncid)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
+    if (!(ds->flags & NCP_F_WRITE)) return NC_EPERM;
+    return ncp_numrecs_agree(ds);
+}
+
+int ncmpi_flush(int ncid)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
+    /* Nothing is buffered in the library yet; flush reaches the file. */
+    return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
+}
+
+int ncmpi_begin_indep_data(int ncid)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
+    if (ds->flags & NCP_F_INDEP) return NC_EINDEP;
+    ds->flags |= NCP_F_INDEP;
+    return NC_NOERR;
+}
+
+int ncmpi_end_indep_data(int ncid)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
+    if (!(ds->flags & NCP_F_INDEP)) return NC_ENOTINDEP;
+    return settle_data_mode(ds);
+}
+
+int ncmpi_inq_path(int ncid, int *pathlen, char *path)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (pathlen) *pathlen = (int)strlen(ds->file.path);
+    if (path) strcpy(path, ds->file.path);
+    return NC_NOERR;
+}
+
+int ncmpi_inq_file_info(int ncid, MPI_Info *info_used)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (!info_used) return NC_EINVAL;
+    err = ncp_io_get_info(&ds->file, info_used);
+    if (err == NC_NOERR)
+        err = ncp_hints_report(ds->layout.h_align, ds->layout.v_align,
+                               ds->layout.r_align, *info_used);
+    return err;
+}
+
+int ncmpi_get_file_info(int ncid, MPI_Info *info_used)
+{
+    return ncmpi_inq_file_info(ncid, info_used);
+}

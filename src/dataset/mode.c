@@ -1,0 +1,60 @@
+/*
+ * mode.c -- checks of the mode state machine drawn in ncp_dataset.h, and
+ * the numrecs agreement that ends independent data mode.
+ */
+#include <string.h>
+
+#include "ncp_dataset.h"
+#include "pnetcdf.h"
+
+int ncp_agree(MPI_Comm comm, int err)
+{
+    int all = err;
+    MPI_Allreduce(&err, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}
+
+int ncp_require_define(const ncp_dataset *ds)
+{
+    return (ds->flags & NCP_F_DEFINE) ? NC_NOERR : NC_ENOTINDEFINE;
+}
+
+int ncp_require_write(const ncp_dataset *ds)
+{
+    return (ds->flags & NCP_F_WRITE) ? NC_NOERR : NC_EPERM;
+}
+
+int ncp_require_data(const ncp_dataset *ds, int collective)
+{
+    if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
+    if (collective && (ds->flags & NCP_F_INDEP)) return NC_EINDEP;
+    if (!collective && !(ds->flags & NCP_F_INDEP)) return NC_ENOTINDEP;
+    return NC_NOERR;
+}
+
+/* numrecs sits right after the 4-byte magic; 4 bytes (CDF-1/2) or 8. */
+int ncp_numrecs_write(ncp_dataset *ds)
+{
+    unsigned char b[8];
+    int n = ds->hdr.format == NCP_CDF5 ? 8 : 4, i, err = NC_NOERR;
+    uint64_t v = (uint64_t)ds->hdr.numrecs;
+    for (i = n - 1; i >= 0; i--) {
+        b[i] = (unsigned char)(v & 0xff);
+        v >>= 8;
+    }
+    if (ds->rank == 0) err = ncp_io_write_at(&ds->file, 4, b, n);
+    return err;
+}
+
+int ncp_numrecs_agree(ncp_dataset *ds)
+{
+    long long mine = (long long)ds->hdr.numrecs, max = mine;
+    int err = NC_NOERR, changed;
+    MPI_Allreduce(&mine, &max, 1, MPI_LONG_LONG, MPI_MAX, ds->comm);
+    changed = max != mine || (ds->flags & NCP_F_NUMRECS);
+    MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, ds->comm);
+    ds->hdr.numrecs = max;
+    if (changed && (ds->flags & NCP_F_WRITE)) err = ncp_numrecs_write(ds);
+    ds->flags &= ~NCP_F_NUMRECS;
+    return ncp_agree(ds->comm, err);
+}

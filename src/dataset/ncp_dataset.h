@@ -1,0 +1,92 @@
+/*
+ * ncp_dataset.h -- one open dataset: its communicator, file handles, header
+ * model, mode state machine and hints.
+ *
+ * Mode state machine (every rank holds the same state; transitions happen
+ * only in collective calls):
+ *
+ *      create ---> DEFINE --enddef--> DATA(collective) <--end_indep--+
+ *                    ^                   |   |                        |
+ *                    +-------redef-------+   +--begin_indep--> DATA(indep)
+ *      open -------------------------------> DATA(collective)
+ *
+ * Invariants:
+ *  1. In DEFINE mode no data call is allowed and hdr may differ from the
+ *     file; on_disk describes what the file holds (NULL after create).
+ *  2. In DATA mode hdr's layout (begins, recsize) is what the file uses, and
+ *     every rank's hdr is identical except numrecs in independent mode,
+ *     which is reconciled (max) at end_indep_data, sync and close.
+ *  3. Only rank 0 writes header bytes.
+ */
+#ifndef NCP_DATASET_H
+#define NCP_DATASET_H
+
+#include <mpi.h>
+
+#include "../format/ncp_header.h"
+#include "../format/ncp_xconv.h"
+#include "ncp_entry.h"
+#include "../io/ncp_io.h"
+#include "../util/ncp_hints.h"
+
+#define NCP_F_DEFINE 0x01    /* in define mode */
+#define NCP_F_INDEP 0x02     /* in independent data mode */
+#define NCP_F_FILL 0x04      /* NC_FILL in effect */
+#define NCP_F_CREATED 0x08   /* created by this open (abort deletes) */
+#define NCP_F_WRITE 0x10     /* opened writable */
+#define NCP_F_NUMRECS 0x20   /* numrecs changed since last header write */
+
+typedef struct ncp_dataset {
+    int ncid;
+    MPI_Comm comm; /* duplicated at open; freed at close */
+    int rank;
+    int nprocs;
+    int flags;
+    int cmode;     /* mode flags as given to create/open */
+    ncp_header hdr;
+    ncp_header *on_disk; /* header as in the file while in DEFINE mode after
+                            redef (data may need to move); else NULL */
+    ncp_file file;
+    ncp_hints hints;
+    ncp_layout_params layout;   /* as last used by enddef */
+    int64_t put_bytes;          /* for ncmpi_inq_put_size */
+    int64_t get_bytes;
+} ncp_dataset;
+
+/* --- table.c: the open-dataset table ------------------------------------ */
+int ncp_dataset_get(int ncid, ncp_dataset **ds);
+int ncp_dataset_add(ncp_dataset *ds);
+void ncp_dataset_remove(ncp_dataset *ds);
+
+/* --- the consensus helpers (consensus.c) --------------------------------- */
+/* All ranks return the worst (most negative) of their codes. */
+int ncp_agree(MPI_Comm comm, int err);
+
+/* --- state checks (mode.c) ----------------------------------------------- */
+int ncp_require_define(const ncp_dataset *ds);
+int ncp_require_data(const ncp_dataset *ds, int collective);
+int ncp_require_write(const ncp_dataset *ds);
+/* Make every rank's numrecs the maximum; rank 0 writes it if changed. */
+int ncp_numrecs_agree(ncp_dataset *ds);
+/* Rank 0 writes numrecs into the header bytes. */
+int ncp_numrecs_write(ncp_dataset *ds);
+
+/* --- header I/O (header_io.c) -------------------------------------------- */
+int ncp_header_write(ncp_dataset *ds); /* collective; rank 0 writes */
+int ncp_header_read(ncp_dataset *ds);  /* collective; rank 0 reads, bcast */
+
+/* --- enddef.c ------------------------------------------------------------- */
+int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);
+
+/* --- fill.c --------------------------------------------------------------- */
+int ncp_fill_fixed_vars(ncp_dataset *ds, int from_var);
+/* The fill value of var in external form (xsize bytes into out). */
+void ncp_var_fill_value(const ncp_var *v, void *out);
+
+/* --- lookup helpers (lookup.c) ------------------------------------------- */
+int ncp_var_get(ncp_dataset *ds, int varid, ncp_var **v);
+int ncp_find_att(const ncp_attlist *l, const char *name);
+int ncp_attlist_of(ncp_dataset *ds, int varid, ncp_attlist **l);
+int ncp_name_check(const char *name);
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * mpiio.c -- the MPI-IO driver: file open/close, and data movement of a
+ * sorted extent list through one file view and one MPI call.
+ *
+ * Invariants:
+ *  1. Outside a data call both handles carry the default view (disp 0,
+ *     MPI_BYTE), so header reads/writes use absolute offsets.
+ *  2. Counts handed to MPI are ints; byte totals above INT_MAX are described
+ *     with a derived datatype, never truncated.
+ *  3. Extents are ascending and disjoint, as MPI requires of a file type's
+ *     displacements.
+ */
+#include "ncp_io.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pnetcdf.h"
+
+/* Largest single block we hand MPI; keeps every int count in range. */
+#define NCP_IO_BLOCK ((MPI_Offset)1 << 30)
+
+void ncp_extents_init(ncp_extents *e) { memset(e, 0, sizeof(*e)); }
+
+void ncp_extents_free(ncp_extents *e)
+{
+    free(e->off);
+    free(e->len);
+    ncp_extents_init(e);
+}
+
+static int extents_grow(ncp_extents *e)
+{
+    int64_t cap = e->cap ? e->cap * 2 : 64;
+    MPI_Offset *off = realloc(e->off, (size_t)cap * sizeof(*off));
+    if (!off) return NC_ENOMEM;
+    e->off = off;
+    MPI_Offset *len = realloc(e->len, (size_t)cap * sizeof(*len));
+    if (!len) return NC_ENOMEM;
+    e->len = len;
+    e->cap = cap;
+    return NC_NOERR;
+}
+
+int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len)
+{
+    int err;
+    if (len <= 0) return NC_NOERR;
+    e->nbytes += len;
+    if (e->n > 0 && e->off[e->n - 1] + e->len[e->n - 1] == off) {
+        e->len[e->n - 1] += len;
+        return NC_NOERR;
+    }
+    if (e->n == e->cap && (err = extents_grow(e)) != NC_NOERR) {
+        e->nbytes -= len;
+        return err;
+    }
+    e->off[e->n] = off;
+    e->len[e->n] = len;
+    e->n++;
+    return NC_NOERR;
+}
+
+int ncp_io_mpi_err(int mpierr, int fallback)
+{
+    int cls = 0;
+    if (mpierr == MPI_SUCCESS) return NC_NOERR;
+    MPI_Error_class(mpierr, &cls);
+    switch (cls) {
+    case MPI_ERR_NO_SUCH_FILE: return NC_ENOENT;
+    case MPI_ERR_FILE_EXISTS: return NC_EEXIST;
+    case MPI_ERR_ACCESS: return NC_EACCESS;
+    case MPI_ERR_READ_ONLY: return NC_EPERM;
+    case MPI_ERR_NO_SPACE: return NC_ENO_SPACE;
+    case MPI_ERR_QUOTA: return NC_EQUOTA;
+    case MPI_ERR_BAD_FILE: return NC_EBAD_FILE;
+    case MPI_ERR_AMODE: return NC_EINVAL_OMODE;
+    default: return fallback;
+    }
+}
+
+/* All ranks learn the worst (most negative) code; keeps ranks together. */
+static int agree(MPI_Comm comm, int err)
+{
+    int all = err;
+    MPI_Allreduce(&err, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}
+
+int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
+                int clobber, int writable, MPI_Info info)
+{
+    int err = NC_NOERR, rank, mpierr, amode;
+    memset(f, 0, sizeof(*f));
+    f->comm = comm;
+    f->fh = MPI_FILE_NULL;
+    f->fh_self = MPI_FILE_NULL;
+    f->info = MPI_INFO_NULL;
+    f->writable = writable;
+    MPI_Comm_rank(comm, &rank);
+    f->path = strdup(path);
+    if (!f->path) err = NC_ENOMEM;
+    if (info != MPI_INFO_NULL && err == NC_NOERR) MPI_Info_dup(info, &f->info);
+    err = agree(comm, err);
+    if (err != NC_NOERR) goto done;
+
+    if (create && clobber) {
+        /* Truncate by deleting first: MPI_MODE_CREATE keeps old bytes. */
+        if (rank == 0) {
+            mpierr = MPI_File_delete(path, MPI_INFO_NULL);
+            (void)mpierr; /* a missing file is fine */
+        }
+        MPI_Barrier(comm);
+    }
+    amode = writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY;
+    if (create) amode |= MPI_MODE_CREATE | (clobber ? 0 : MPI_MODE_EXCL);
+    mpierr = MPI_File_open(comm, path, amode, f->info, &f->fh);
+    err = ncp_io_mpi_err(mpierr, create ? NC_EFILE : NC_ENOENT);
+    err = agree(comm, err);
+    if (err != NC_NOERR && f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);
+    if (err == NC_NOERR) MPI_File_set_errhandler(f->fh, MPI_ERRORS_RETURN);
+done:
+    if (err != NC_NOERR) {
+        free(f->path);
+        f->path = NULL;
+        if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
+    }
+    return err;
+}
+
+int ncp_io_close(ncp_file *f)
+{
+    int err = NC_NOERR, mpierr;
+    if (f->fh_self != MPI_FILE_NULL) {
+        mpierr = MPI_File_close(&f->fh_self);
+        if (mpierr != MPI_SUCCESS) err = NC_EFILE;
+    }
+    if (f->fh != MPI_FILE_NULL) {
+        mpierr = MPI_File_close(&f->fh);
+        if (mpierr != MPI_SUCCESS && err == NC_NOERR) err = NC_EFILE;
+    }
+    free(f->path);
+    f->path = NULL;
+    if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
+    return err;
+}
+
+static int open_self(ncp_file *f)
+{
+    int mpierr, amode;
+    if (f->fh_self != MPI_FILE_NULL) return NC_NOERR;
+    amode = f->writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY;
+    mpierr = MPI_File_open(MPI_COMM_SELF, f->path, amode, f->info,
+                           &f->fh_self);
+    if (mpierr != MPI_SUCCESS) return ncp_io_mpi_err(mpierr, NC_EFILE);
+    MPI_File_set_errhandler(f->fh_self, MPI_ERRORS_RETURN);
+    return NC_NOERR;
+}
+
+/*
+ * A datatype of exactly nbytes bytes, used with count 1, for buffers whose
+ * size may exceed INT_MAX.
+ */
+static int bytes_type(int64_t nbytes, MPI_Datatype *t)
+{
+    MPI_Datatype chunk, parts[2];
+    int blens[2];
+    MPI_Aint disps[2];
+    int64_t nchunks = nbytes / NCP_IO_BLOCK;
+    int64_t rest = nbytes % NCP_IO_BLOCK;
+
+    if (nbytes <= INT_MAX) {
+        MPI_Type_contiguous((int)nbytes, MPI_BYTE, t);
+    } else {
+        MPI_Type_contiguous((int)NCP_IO_BLOCK, MPI_BYTE, &chunk);
+        parts[0] = chunk;
+        parts[1] = MPI_BYTE;
+        blens[0] = (int)nchunks;
+        blens[1] = (int)rest;
+        disps[0] = 0;
+        disps[1] = (MPI_Aint)(nchunks * NCP_IO_BLOCK);
+        MPI_Type_create_struct(2, blens, disps, parts, t);
+        MPI_Type_free(&chunk);
+    }
+    MPI_Type_commit(t);
+    return NC_NOERR;
+}
+
+/*
+ * The file type covering every extent.  Extents longer than NCP_IO_BLOCK
+ * are split so each block length fits an int.
+ */
+static int extents_type(const ncp_extents *e, MPI_Datatype *t)
+{
+    int err = NC_NOERR;
+    int64_t nblocks = 0, i, k = 0;
+    int *blens = NULL;
+    MPI_Aint *disps = NULL;
+
+    for (i = 0; i < e->n; i++)
+        nblocks += (e->len[i] + NCP_IO_BLOCK - 1) / NCP_IO_BLOCK;
+    if (nblocks > INT_MAX) return NC_EINTOVERFLOW;
+    blens = malloc((size_t)(nblocks ? nblocks : 1) * sizeof(*blens));
+    disps = malloc((size_t)(nblocks ? nblocks : 1) * sizeof(*disps));
+    if (!blens || !disps) {
+        err = NC_ENOMEM;
+        goto done;
+    }
+    for (i = 0; i < e->n; i++) {
+        MPI_Offset off = e->off[i], left = e->len[i];
+        while (left > 0) {
+            MPI_Offset piece = left < NCP_IO_BLOCK ? left : NCP_IO_BLOCK;
+            blens[k] = (int)piece;
+            disps[k] = (MPI_Aint)off;
+            off += piece;
+            left -= piece;
+            k++;
+        }
+    }
+    MPI_Type_create_hindexed((int)nblocks, blens, disps, MPI_BYTE, t);
+    MPI_Type_commit(t);
+done:
+    free(blens);
+    free(disps);
+    return err;
+}
+
+/*
+ * Move the bytes of ext through handle fh.  collective selects _all calls
+ * (every rank of the handle's communicator calls this).
+ */
+static int xfer(MPI_File fh, int collective, int is_write,
+                const ncp_extents *ext, void *buf)
+{
+    int err = NC_NOERR, mpierr = MPI_SUCCESS, count = 0;
+    MPI_Datatype ftype = MPI_DATATYPE_NULL, mtype = MPI_DATATYPE_NULL;
+    MPI_Status st;
+
+    /* One contiguous extent needs no view: an explicit offset does. */
+    if (!collective && ext->n == 1 && ext->nbytes <= INT_MAX) {
+        if (is_write)
+            mpierr = MPI_File_write_at(fh, ext->off[0], buf,
+                                       (int)ext->nbytes, MPI_BYTE, &st);
+        else
+            mpierr = MPI_File_read_at(fh, ext->off[0], buf,
+                                      (int)ext->nbytes, MPI_BYTE, &st);
+        return ncp_io_mpi_err(mpierr, is_write ? NC_EWRITE : NC_EREAD);
+    }
+    err = extents_type(ext, &ftype);
+    if (err == NC_NOERR) err = bytes_type(ext->nbytes, &mtype);
+    if (err != NC_NOERR) {
+        /* Still take part in the collective with an empty request. */
+        if (!collective) goto done;
+        if (ftype != MPI_DATATYPE_NULL) MPI_Type_free(&ftype);
+        ftype = MPI_BYTE;
+        mtype = MPI_DATATYPE_NULL;
+    }
+    count = (ext->nbytes > 0 && mtype != MPI_DATATYPE_NULL) ? 1 : 0;
+    mpierr = MPI_File_set_view(fh, 0, MPI_BYTE, ftype, "native",
+                               MPI_INFO_NULL);
+    if (mpierr == MPI_SUCCESS) {
+        MPI_Datatype use = count ? mtype : MPI_BYTE;
+        if (is_write && collective)
+            mpierr = MPI_File_write_all(fh, buf, count, use, &st);
+        else if (is_write)
+            mpierr = MPI_File_write(fh, buf, count, use, &st);
+        else if (collective)
+            mpierr = MPI_File_read_all(fh, buf, count, use, &st);
+        else
+            mpierr = MPI_File_read(fh, buf, count, use, &st);
+    }
+    if (err == NC_NOERR)
+        err = ncp_io_mpi_err(mpierr, is_write ? NC_EWRITE : NC_EREAD);
+    mpierr = MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native",
+                               MPI_INFO_NULL);
+    if (err == NC_NOERR && mpierr != MPI_SUCCESS) err = NC_EFILE;
+done:
+    if (ftype != MPI_DATATYPE_NULL && ftype != MPI_BYTE)
+        MPI_Type_free(&ftype);
+    if (mtype != MPI_DATATYPE_NULL) MPI_Type_free(&mtype);
+    return err;
+}
+
+int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
+                    void *buf)
+{
+    return xfer(f->fh, 1, is_write, ext, buf);
+}
+
+int ncp_io_xfer_self(ncp_file *f, int is_write, const ncp_extents *ext,
+                     void *buf)
+{
+    int err = open_self(f);
+    if (err != NC_NOERR) return err;
+    if (ext->n == 0) return NC_NOERR;
+    return xfer(f->fh_self, 0, is_write, ext, buf);
+}
+
+int ncp_io_write_at(ncp_file *f, MPI_Offset off, const void *buf, int64_t n)
+{
+    MPI_Status st;
+    int mpierr = MPI_SUCCESS;
+    const char *p = buf;
+    while (n > 0 && mpierr == MPI_SUCCESS) {
+        int piece = n > NCP_IO_BLOCK ? (int)NCP_IO_BLOCK : (int)n;
+        mpierr = MPI_File_write_at(f->fh, off, p, piece, MPI_BYTE, &st);
+        off += piece;
+        p += piece;
+        n -= piece;
+    }
+    return ncp_io_mpi_err(mpierr, NC_EWRITE);
+}
+
+int ncp_io_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
+                   int64_t *got)
+{
+    MPI_Status st;
+    int mpierr = MPI_SUCCESS, cnt = 0;
+    char *p = buf;
+    *got = 0;
+    while (n > 0) {
+        int piece = n > NCP_IO_BLOCK ? (int)NCP_IO_BLOCK : (int)n;
+        mpierr = MPI_File_read_at(f->fh, off, p, piece, MPI_BYTE, &st);
+        if (mpierr != MPI_SUCCESS) break;
+        MPI_Get_count(&st, MPI_BYTE, &cnt);
+        *got += cnt;
+        if (cnt < piece) break; /* end of file */
+        off += piece;
+        p += piece;
+        n -= piece;
+    }
+    return ncp_io_mpi_err(mpierr, NC_EREAD);
+}
+
+int ncp_io_get_size(ncp_file *f, MPI_Offset *size)
+{
+    int mpierr = MPI_File_get_size(f->fh, size);
+    return ncp_io_mpi_err(mpierr, NC_EFILE);
+}
+
+int ncp_io_set_size(ncp_file *f, MPI_Offset size)
+{
+    int mpierr = MPI_File_set_size(f->fh, size);
+    return ncp_io_mpi_err(mpierr, NC_EFILE);
+}
+
+int ncp_io_sync(ncp_file *f)
+{
+    int mpierr = MPI_SUCCESS;
+    if (f->fh_self != MPI_FILE_NULL) mpierr = MPI_File_sync(f->fh_self);
+    if (mpierr == MPI_SUCCESS) mpierr = MPI_File_sync(f->fh);
+    return ncp_io_mpi_err(mpierr, NC_EFILE);
+}
+
+int ncp_io_get_info(ncp_file *f, MPI_Info *info)
+{
+    int mpierr = MPI_File_get_info(f->fh, info);
+    return ncp_io_mpi_err(mpierr, NC_EFILE);
+}

@@ -1,0 +1,106 @@
+/*
+ * hints.c -- parse ncpario's nc_* hints from MPI_Info and PNETCDF_HINTS.
+ *
+ * PNETCDF_HINTS entries override the same keys in the user's MPI_Info; all
+ * keys, interpreted or not, are passed on to MPI_File_open so MPI-IO hints
+ * (cb_nodes, cb_buffer_size, striping_factor, striping_unit, romio_*) reach
+ * the MPI-IO layer unchanged.
+ */
+#include "ncp_hints.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pnetcdf.h"
+
+/* A positive (or zero) decimal size; anything else is a malformed hint. */
+static int parse_size(const char *s, int64_t *out)
+{
+    char *end = NULL;
+    long long v;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < 0) return NC_EINVAL;
+    *out = (int64_t)v;
+    return NC_NOERR;
+}
+
+static int apply_key(ncp_hints *h, const char *key, const char *val)
+{
+    if (strcmp(key, "nc_header_align_size") == 0)
+        return parse_size(val, &h->header_align);
+    if (strcmp(key, "nc_var_align_size") == 0)
+        return parse_size(val, &h->var_align);
+    if (strcmp(key, "nc_record_align_size") == 0)
+        return parse_size(val, &h->record_align);
+    return NC_NOERR;
+}
+
+/* Copy every key of user into info and interpret the nc_* ones. */
+static int take_user_info(MPI_Info user, ncp_hints *h, MPI_Info info)
+{
+    int err = NC_NOERR, nkeys = 0, i, flag;
+    char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
+    if (user == MPI_INFO_NULL) return NC_NOERR;
+    MPI_Info_get_nkeys(user, &nkeys);
+    for (i = 0; i < nkeys && err == NC_NOERR; i++) {
+        MPI_Info_get_nthkey(user, i, key);
+        MPI_Info_get(user, key, MPI_MAX_INFO_VAL, val, &flag);
+        if (!flag) continue;
+        MPI_Info_set(info, key, val);
+        err = apply_key(h, key, val);
+    }
+    return err;
+}
+
+/* PNETCDF_HINTS="k=v;k=v": entries without '=' are ignored. */
+static int take_env(ncp_hints *h, MPI_Info info)
+{
+    int err = NC_NOERR;
+    const char *env = getenv("PNETCDF_HINTS");
+    char *copy, *save = NULL, *tok;
+    if (!env || !*env) return NC_NOERR;
+    copy = strdup(env);
+    if (!copy) return NC_ENOMEM;
+    for (tok = strtok_r(copy, ";", &save); tok && err == NC_NOERR;
+         tok = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq || eq == tok) continue;
+        *eq = '\0';
+        MPI_Info_set(info, tok, eq + 1);
+        err = apply_key(h, tok, eq + 1);
+    }
+    free(copy);
+    return err;
+}
+
+int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info)
+{
+    int err;
+    h->header_align = -1;
+    h->var_align = -1;
+    h->record_align = -1;
+    MPI_Info_create(mpi_info);
+    err = take_user_info(user, h, *mpi_info);
+    if (err == NC_NOERR) err = take_env(h, *mpi_info);
+    if (err != NC_NOERR) MPI_Info_free(mpi_info);
+    return err;
+}
+
+static void set_num(MPI_Info info, const char *key, int64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", (long long)v);
+    MPI_Info_set(info, key, buf);
+}
+
+int ncp_hints_report(int64_t header_align, int64_t var_align,
+                     int64_t record_align, MPI_Info info)
+{
+    set_num(info, "nc_header_align_size", header_align);
+    set_num(info, "nc_var_align_size", var_align);
+    set_num(info, "nc_record_align_size", record_align);
+    return NC_NOERR;
+}

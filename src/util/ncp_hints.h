@@ -1,0 +1,33 @@
+/*
+ * ncp_hints.h -- ncpario's hints: the nc_* keys it interprets itself, read
+ * from the user's MPI_Info and from the PNETCDF_HINTS environment variable
+ * ("key=value;key=value", which wins over MPI_Info, as in PnetCDF), and the
+ * MPI_Info handed on to MPI-IO with every key passed through.
+ *
+ * This is the only place that reads the environment.
+ */
+#ifndef NCP_HINTS_H
+#define NCP_HINTS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+typedef struct ncp_hints {
+    int64_t header_align; /* nc_header_align_size, -1 when unset */
+    int64_t var_align;    /* nc_var_align_size, -1 when unset */
+    int64_t record_align; /* nc_record_align_size, -1 when unset */
+} ncp_hints;
+
+/*
+ * Parse user (may be MPI_INFO_NULL) and the environment.  *mpi_info is a
+ * new info object (caller frees) holding every user and environment key.
+ * Returns NC_EINVAL for a malformed value of an nc_* key.
+ */
+int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info);
+
+/* Add ncpario's interpreted hints (with their effective values) to info, so
+ * ncmpi_inq_file_info reports them. */
+int ncp_hints_report(int64_t header_align, int64_t var_align,
+                     int64_t record_align, MPI_Info info);
+
+#endif
