@@ -17,6 +17,9 @@ CMAKE        ?= cmake
 CTEST        ?= ctest
 CMAKE_ARGS   ?=
 
+# cmake --build runs make again; its directory chatter hides the output.
+MAKEFLAGS    += --no-print-directory
+
 BUILD        := build
 BUILD_ASAN   := build-asan
 BUILD_FUZZ   := build-fuzz
@@ -56,8 +59,8 @@ test-asan:
 	    --no-tests=error
 
 test-fuzz:
-	CC=clang $(CMAKE) -S . -B $(BUILD_FUZZ) -DNCP_FUZZ=ON \
-	    -DNCP_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_ARGS)
+	CC=clang CXX=clang++ $(CMAKE) -S . -B $(BUILD_FUZZ) -DNCP_FUZZ=ON \
+	    -DNCP_WERROR=ON -DNCP_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_ARGS)
 	$(CMAKE) --build $(BUILD_FUZZ) -j$(JOBS) --target fuzz_header
 	cd $(BUILD_FUZZ) && $(CTEST) $(CTEST_FLAGS) -R '^fuzz\.header$$' \
 	    --no-tests=error

@@ -20,7 +20,8 @@ typedef struct ncp_req {
     MPI_Offset *stride;
     MPI_Offset *imap;   /* NULL when the memory layout is natural */
     int64_t nelems;     /* product of count */
-    int64_t end_rec;    /* one past the last record touched (rec vars) */
+    int64_t end_rec;    /* one past the last record touched (rec vars);
+                           start[0] when count[0] is 0 */
 } ncp_req;
 
 /*

@@ -47,8 +47,11 @@ static int check_dim(const ncp_req *r, int i, int64_t len, int unbounded,
                      int single)
 {
     MPI_Offset st = r->start[i], ct = r->count[i], sd = r->stride[i];
+    /* start == len is allowed only with a zero count (PnetCDF's relaxed
+       coordinate bound); a single element must exist. */
     if (st < 0) return NC_EINVALCOORDS;
-    if (!unbounded && (single ? st >= len : st > len)) return NC_EINVALCOORDS;
+    if (!unbounded && (st > len || (st == len && (single || ct > 0))))
+        return NC_EINVALCOORDS;
     if (ct < 0) return NC_ENEGATIVECNT;
     if (sd <= 0) return NC_ESTRIDE;
     if (ct > 0 && !unbounded && st + (ct - 1) * sd >= len) return NC_EEDGE;
@@ -64,9 +67,9 @@ int ncp_req_build(const ncp_header *h, const ncp_var *v,
     memset(r, 0, sizeof(*r));
     r->var = v;
     r->ndims = n;
-    if (a->kind != NCP_SHAPE_VAR && n > 0 && !a->start) return NC_ENULLSTART;
-    if (a->kind >= NCP_SHAPE_VARA && n > 0 && !a->count)
-        return NC_ENULLCOUNT;
+    /* PnetCDF 1.12 reports a NULL start or count as bad coordinates. */
+    if (a->kind != NCP_SHAPE_VAR && n > 0 && !a->start) return NC_EINVALCOORDS;
+    if (a->kind >= NCP_SHAPE_VARA && n > 0 && !a->count) return NC_EEDGE;
     r->start = malloc((size_t)(4 * (n ? n : 1)) * sizeof(MPI_Offset));
     if (!r->start) return NC_ENOMEM;
     r->count = r->start + n;
@@ -86,7 +89,7 @@ int ncp_req_build(const ncp_header *h, const ncp_var *v,
     if (err == NC_NOERR && v->is_record)
         r->end_rec = r->count[0] > 0
                          ? r->start[0] + (r->count[0] - 1) * r->stride[0] + 1
-                         : 0;
+                         : r->start[0];
     if (err != NC_NOERR) ncp_req_free(r);
     return err;
 }

@@ -37,7 +37,7 @@ static int check_put_args(ncp_dataset *ds, int varid, const char *name,
     int err = ncp_require_write(ds);
     if (err == NC_NOERR) err = ncp_attlist_of(ds, varid, l);
     if (err == NC_NOERR) err = ncp_name_check(name);
-    if (err == NC_NOERR) err = ncp_xtype_check(xtype, ds->hdr.format);
+    if (err == NC_NOERR) err = ncp_type_check(xtype, ds->hdr.format);
     if (err == NC_NOERR && nelems < 0) err = NC_EINVAL;
     if (err == NC_NOERR && nelems > 0 && !buf) err = NC_EINVAL;
     if (err == NC_NOERR &&
@@ -251,9 +251,11 @@ int ncmpi_rename_att(int ncid, int varid, const char *name,
     ncp_attlist *l;
     ncp_att *a;
     char *copy;
+    /* Permission is checked before the attribute is looked up. */
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
         return err;
-    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if ((err = ncp_name_check(newname)) != NC_NOERR) return err;
     if (ncp_find_att(l, newname) >= 0) return NC_ENAMEINUSE;
     if (!(ds->flags & NCP_F_DEFINE) && strlen(newname) > strlen(name))
@@ -272,9 +274,11 @@ int ncmpi_del_att(int ncid, int varid, const char *name)
     ncp_attlist *l;
     ncp_att *a;
     int idx;
+    /* Permission is checked before the attribute is looked up. */
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
         return err;
-    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
     idx = (int)(a - l->a);
     free(a->name);

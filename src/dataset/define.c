@@ -30,8 +30,8 @@ static int find_var(const ncp_header *h, const char *name)
 static int open_for_define(int ncid, ncp_dataset **ds)
 {
     int err = ncp_dataset_get(ncid, ds);
-    if (err == NC_NOERR) err = ncp_require_write(*ds);
     if (err == NC_NOERR) err = ncp_require_define(*ds);
+    if (err == NC_NOERR) err = ncp_require_write(*ds);
     return err;
 }
 
@@ -101,7 +101,7 @@ int ncmpi_def_var(int ncid, const char *name, nc_type xtype, int ndims,
     if ((err = open_for_define(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_name_check(name)) != NC_NOERR) return err;
     if (find_var(&ds->hdr, name) >= 0) return NC_ENAMEINUSE;
-    if ((err = ncp_xtype_check(xtype, ds->hdr.format)) != NC_NOERR) return err;
+    if ((err = ncp_type_check(xtype, ds->hdr.format)) != NC_NOERR) return err;
     if ((err = check_dimids(&ds->hdr, ndims, dimids)) != NC_NOERR) return err;
     if (ds->hdr.nvars >= NC_MAX_VARS) return NC_EMAXVARS;
 

@@ -320,8 +320,9 @@ int ncmpi_redef(int ncid)
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
-    if (ds->flags & NCP_F_INDEP) return NC_EINDEP;
-    /* The file's numrecs must be settled before the layout can move. */
+    /* Leaves independent mode; the file's numrecs must be settled before
+       the layout can move. */
+    ds->flags &= ~NCP_F_INDEP;
     if ((err = ncp_numrecs_agree(ds)) != NC_NOERR) return err;
     snap = malloc(sizeof(*snap));
     err = snap ? ncp_header_copy(snap, &ds->hdr) : NC_ENOMEM;

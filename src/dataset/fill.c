@@ -84,7 +84,7 @@ int ncp_fill_fixed_vars(ncp_dataset *ds, int from_var)
 
 int ncmpi_set_fill(int ncid, int fillmode, int *old_modep)
 {
-    int err;
+    int err, i;
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
@@ -95,6 +95,10 @@ int ncmpi_set_fill(int ncid, int fillmode, int *old_modep)
         ds->flags |= NCP_F_FILL;
     else
         ds->flags &= ~NCP_F_FILL;
+    /* As in PnetCDF, the new mode overrides every per-variable setting
+       made so far. */
+    for (i = 0; i < ds->hdr.nvars; i++)
+        ds->hdr.vars[i].fill_mode = NCP_VFILL_DEFAULT;
     return NC_NOERR;
 }
 
@@ -141,11 +145,13 @@ int ncmpi_fill_var_rec(int ncid, int varid, MPI_Offset recno)
     ncp_dataset *ds;
     ncp_var *v;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
-    if ((err = ncp_require_data(ds, 1)) != NC_NOERR) return err;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
     if (!v->is_record) return NC_ENOTRECVAR;
     if (!var_fill_on(ds, v)) return NC_ENOTFILL;
+    /* PnetCDF accepts the call in define mode and does nothing. */
+    if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
+    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
+    if ((err = ncp_require_data(ds, 1)) != NC_NOERR) return err;
     if (recno < 0) return NC_EINVALCOORDS;
     err = fill_range(ds, v, v->begin + recno * ds->hdr.recsize,
                      v->nelems_per_rec * ncp_xtype_size(v->xtype));

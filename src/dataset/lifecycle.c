@@ -219,8 +219,8 @@ int ncmpi_sync(int ncid)
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
-    if ((ds->flags & NCP_F_WRITE) && (err = ncp_numrecs_agree(ds)) != NC_NOERR)
-        return err;
+    if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR; /* nothing to flush */
+    if ((err = settle_data_mode(ds)) != NC_NOERR) return err;
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
 
@@ -240,6 +240,7 @@ int ncmpi_flush(int ncid)
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
+    if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR;
     /* Nothing is buffered in the library yet; flush reaches the file. */
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
@@ -250,8 +251,7 @@ int ncmpi_begin_indep_data(int ncid)
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
-    if (ds->flags & NCP_F_INDEP) return NC_EINDEP;
-    ds->flags |= NCP_F_INDEP;
+    ds->flags |= NCP_F_INDEP; /* already independent: a no-op */
     return NC_NOERR;
 }
 
@@ -261,7 +261,7 @@ int ncmpi_end_indep_data(int ncid)
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
-    if (!(ds->flags & NCP_F_INDEP)) return NC_ENOTINDEP;
+    if (!(ds->flags & NCP_F_INDEP)) return NC_NOERR; /* a no-op, as in PnetCDF */
     return settle_data_mode(ds);
 }
 

@@ -9,6 +9,7 @@
 
 int ncp_var_get(ncp_dataset *ds, int varid, ncp_var **v)
 {
+    if (varid == NC_GLOBAL) return NC_EGLOBAL;
     if (varid < 0 || varid >= ds->hdr.nvars) return NC_ENOTVAR;
     *v = &ds->hdr.vars[varid];
     return NC_NOERR;
@@ -30,6 +31,13 @@ int ncp_attlist_of(ncp_dataset *ds, int varid, ncp_attlist **l)
     }
     if (varid < 0 || varid >= ds->hdr.nvars) return NC_ENOTVAR;
     *l = &ds->hdr.vars[varid].atts;
+    return NC_NOERR;
+}
+
+int ncp_type_check(int xtype, int format)
+{
+    if (ncp_xtype_check(xtype, NCP_CDF5) != NC_NOERR) return NC_EBADTYPE;
+    if (ncp_xtype_check(xtype, format) != NC_NOERR) return NC_ESTRICTCDF2;
     return NC_NOERR;
 }
 

@@ -88,5 +88,8 @@ int ncp_var_get(ncp_dataset *ds, int varid, ncp_var **v);
 int ncp_find_att(const ncp_attlist *l, const char *name);
 int ncp_attlist_of(ncp_dataset *ds, int varid, ncp_attlist **l);
 int ncp_name_check(const char *name);
+/* NC_EBADTYPE for no external type; NC_ESTRICTCDF2 for a CDF-5 type in a
+ * CDF-1/2 file. */
+int ncp_type_check(int xtype, int format);
 
 #endif

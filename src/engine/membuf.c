@@ -69,6 +69,22 @@ done:
     return err;
 }
 
+/* A predefined type, or MPI_Type_contiguous of one. */
+static int is_plain_run(MPI_Datatype t)
+{
+    int ni, na, nd, comb, ints[1];
+    MPI_Aint aints[1];
+    MPI_Datatype inner;
+    MPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
+    if (comb == MPI_COMBINER_NAMED) return 1;
+    if (comb != MPI_COMBINER_CONTIGUOUS) return 0;
+    MPI_Type_get_contents(t, 1, 0, 1, ints, aints, &inner);
+    MPI_Type_get_envelope(inner, &ni, &na, &nd, &comb);
+    if (comb == MPI_COMBINER_NAMED) return 1;
+    MPI_Type_free(&inner);
+    return 0;
+}
+
 int ncp_membuf_describe(const ncp_data_args *a, int var_xtype,
                         int64_t nelems, ncp_membuf *m)
 {
@@ -103,7 +119,10 @@ int ncp_membuf_describe(const ncp_data_args *a, int var_xtype,
         m->count = a->bufcount;
     }
     m->buftype = a->buftype;
-    m->contiguous = lb == 0 && extent == tsize;
+    /* Size equal to extent is not enough: a permuting indexed type has
+       both; only a predefined type or a contiguous run of one keeps the
+       elements in order back to back. */
+    m->contiguous = lb == 0 && extent == tsize && is_plain_run(a->buftype);
     if (!m->contiguous && m->count > INT_MAX) return NC_EINTOVERFLOW;
     return NC_NOERR;
 }

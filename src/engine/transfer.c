@@ -50,12 +50,12 @@ static int same_type(int mtype, int xtype)
     return mtype == NCP_M_LONG && xtype == NC_INT64 && sizeof(long) == 8;
 }
 
-static int check_call(ncp_dataset *ds, const ncp_data_args *a, ncp_var **v)
+/* Mode errors: the same on every rank, so they need no collective. */
+static int check_mode(const ncp_dataset *ds, const ncp_data_args *a)
 {
     int err = NC_NOERR;
     if (a->is_put) err = ncp_require_write(ds);
     if (err == NC_NOERR) err = ncp_require_data(ds, a->collective);
-    if (err == NC_NOERR) err = ncp_var_get(ds, a->varid, v);
     return err;
 }
 
@@ -175,11 +175,16 @@ static int decode_get(ncp_dataset *ds, xfer_plan *p)
     return err != NC_NOERR ? err : conv;
 }
 
-/* After a put, record growth: collective calls agree at once. */
+/*
+ * After a put, record growth: collective calls agree at once.  As in
+ * PnetCDF 1.12, an empty collective request still counts its start (a
+ * rank may extend the file without data), an empty independent one not.
+ */
 static int grow_numrecs(ncp_dataset *ds, const xfer_plan *p, int planned,
                         int collective)
 {
     if (planned && p->req.var && p->req.var->is_record &&
+        (collective || p->req.nelems > 0) &&
         p->req.end_rec > ds->hdr.numrecs) {
         ds->hdr.numrecs = p->req.end_rec;
         ds->flags |= NCP_F_NUMRECS;
@@ -198,11 +203,10 @@ int ncp_data_access(const ncp_data_args *a)
     memset(&p, 0, sizeof p);
     ncp_extents_init(&none);
     if ((err = ncp_dataset_get(a->ncid, &ds)) != NC_NOERR) return err;
-    /* Mode errors are the same on every rank: no collective to join. */
-    if ((err = check_call(ds, a, &v)) != NC_NOERR &&
-        (err != NC_ENOTVAR || !a->collective))
-        return err;
+    if ((err = check_mode(ds, a)) != NC_NOERR) return err;
+    err = ncp_var_get(ds, a->varid, &v);
     if (err == NC_NOERR) err = plan_build(ds, a, v, &p);
+    if (err != NC_NOERR && !a->collective) return err;
     planned = err == NC_NOERR;
     if (planned && a->is_put) {
         conv = encode_put(ds, v, &p);
