@@ -23,6 +23,7 @@ int ncp_header_write(ncp_dataset *ds)
         if (err == NC_NOERR && !(buf = calloc(1, (size_t)size))) err = NC_ENOMEM;
         if (err == NC_NOERR) err = ncp_header_encode(&ds->hdr, buf, size);
         if (err == NC_NOERR) err = ncp_io_write_at(&ds->file, 0, buf, size);
+        if (err == NC_NOERR) ds->put_bytes += size; /* PnetCDF counts it */
     }
     free(buf);
     ds->flags &= ~NCP_F_NUMRECS;

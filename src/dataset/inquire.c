@@ -146,12 +146,11 @@ int ncmpi_inq_num_fix_vars(int ncid, int *nvarsp)
     return NC_NOERR;
 }
 
-/* Layout answers are only defined once enddef has computed the layout. */
+/* Layout answers reflect the last enddef; before the first one they are
+ * zero, as PnetCDF reports them in define mode. */
 static int layout_ready(int ncid, ncp_dataset **ds)
 {
-    int err = ncp_dataset_get(ncid, ds);
-    if (err == NC_NOERR && ((*ds)->flags & NCP_F_DEFINE)) err = NC_EINDEFINE;
-    return err;
+    return ncp_dataset_get(ncid, ds);
 }
 
 int ncmpi_inq_recsize(int ncid, MPI_Offset *recsize)

@@ -67,14 +67,18 @@ static int dataset_new(MPI_Comm comm, int cmode, ncp_dataset **out)
     return NC_NOERR;
 }
 
-/* Every rank must pass the same mode flags. */
-static int check_same_mode(MPI_Comm comm, int mode, int code)
+/*
+ * Every rank should pass the same mode flags.  As in PnetCDF, rank 0's
+ * flags are used everywhere, and only a rank whose flags differed reports
+ * `code` (the dataset is still opened on it).
+ */
+static int adopt_root_mode(MPI_Comm comm, int *mode, int code)
 {
-    int root = mode, differ;
+    int root = *mode, err;
     MPI_Bcast(&root, 1, MPI_INT, 0, comm);
-    differ = root != mode;
-    MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_INT, MPI_LOR, comm);
-    return differ ? code : NC_NOERR;
+    err = root != *mode ? code : NC_NOERR;
+    *mode = root;
+    return err;
 }
 
 static int check_cmode(int cmode)
@@ -88,15 +92,15 @@ static int check_cmode(int cmode)
 int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
                  int *ncidp)
 {
-    int err;
+    int err, mode_err;
     ncp_dataset *ds = NULL;
     MPI_Info mpi_info = MPI_INFO_NULL;
 
-    err = (!path || !ncidp) ? NC_EINVAL : check_cmode(cmode);
+    err = (!path || !ncidp) ? NC_EINVAL : NC_NOERR;
     err = ncp_agree(comm, err);
-    if (err == NC_NOERR)
-        err = check_same_mode(comm, cmode, NC_EMULTIDEFINE_CMODE);
     if (err != NC_NOERR) return err;
+    mode_err = adopt_root_mode(comm, &cmode, NC_EMULTIDEFINE_CMODE);
+    if ((err = check_cmode(cmode)) != NC_NOERR) return err;
     err = dataset_new(comm, cmode, &ds);
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
@@ -116,22 +120,21 @@ done:
         return err;
     }
     *ncidp = ds->ncid;
-    return NC_NOERR;
+    return mode_err;
 }
 
 int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
                int *ncidp)
 {
-    int err;
+    int err, mode_err;
     ncp_dataset *ds = NULL;
     MPI_Info mpi_info = MPI_INFO_NULL;
 
     err = (!path || !ncidp) ? NC_EINVAL : NC_NOERR;
-    if (err == NC_NOERR && (omode & NC_NETCDF4)) err = NC_ENOTBUILT;
     err = ncp_agree(comm, err);
-    if (err == NC_NOERR)
-        err = check_same_mode(comm, omode, NC_EMULTIDEFINE_OMODE);
     if (err != NC_NOERR) return err;
+    mode_err = adopt_root_mode(comm, &omode, NC_EMULTIDEFINE_OMODE);
+    if (omode & NC_NETCDF4) return NC_ENOTBUILT;
     err = dataset_new(comm, omode, &ds);
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
@@ -151,7 +154,7 @@ done:
         return err;
     }
     *ncidp = ds->ncid;
-    return NC_NOERR;
+    return mode_err;
 }
 
 /* Leave independent mode and agree on numrecs: shared by end_indep_data,

@@ -66,8 +66,9 @@ int ncp_name_check(const char *name)
     if (!name || !*name) return NC_EBADNAME;
     len = strlen(name);
     if (len > NC_MAX_NAME) return NC_EMAXNAME;
+    /* PnetCDF and ncgen accept a leading digit too. */
     if (!(p[0] >= 0x80 || p[0] == '_' || (p[0] >= 'a' && p[0] <= 'z') ||
-          (p[0] >= 'A' && p[0] <= 'Z')))
+          (p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= '0' && p[0] <= '9')))
         return NC_EBADNAME;
     while (*p) {
         int n = utf8_len(p);

@@ -15,14 +15,17 @@
 
 #include "pnetcdf.h"
 
-/* A positive (or zero) decimal size; anything else is a malformed hint. */
+/*
+ * A positive decimal size.  Like PnetCDF, a malformed or non-positive value
+ * is ignored (the hint stays unset) rather than failing the open.
+ */
 static int parse_size(const char *s, int64_t *out)
 {
     char *end = NULL;
     long long v;
     errno = 0;
     v = strtoll(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < 0) return NC_EINVAL;
+    if (errno || end == s || *end != '\0' || v <= 0) return NC_NOERR;
     *out = (int64_t)v;
     return NC_NOERR;
 }

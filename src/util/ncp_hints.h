@@ -21,7 +21,8 @@ typedef struct ncp_hints {
 /*
  * Parse user (may be MPI_INFO_NULL) and the environment.  *mpi_info is a
  * new info object (caller frees) holding every user and environment key.
- * Returns NC_EINVAL for a malformed value of an nc_* key.
+ * A malformed or non-positive value of an nc_* key leaves it unset, as in
+ * PnetCDF.
  */
 int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info);
 

@@ -48,13 +48,16 @@ for t in "$@"; do
             if [ $? -ne 0 ] || echo "$vout" | grep -qi warning; then
                 echo "INVALID $f: $vout"; bad=1
             fi
-            case "$opts" in *NO_CDL*) continue ;; esac
-            if [ "${REGEN_CDL:-0}" = 1 ] && [ "$np" = "$(echo $ranks | cut -d' ' -f1)" ]; then
-                ncdump "$f" > "$here/$b.cdl"
-            fi
-            if [ -f "$here/$b.cdl" ] && ! ncdump "$f" | cmp -s - "$here/$b.cdl"; then
-                echo "CDL-DIFF $f"; bad=1
-            fi
+            case "$opts" in
+            *NO_CDL*) ;;
+            *)
+                if [ "${REGEN_CDL:-0}" = 1 ] && [ "$np" = "$(echo $ranks | cut -d' ' -f1)" ]; then
+                    ncdump "$f" > "$here/$b.cdl"
+                fi
+                if [ -f "$here/$b.cdl" ] && ! ncdump "$f" | cmp -s - "$here/$b.cdl"; then
+                    echo "CDL-DIFF $f"; bad=1
+                fi ;;
+            esac
             first="$OUT/np$(echo $ranks | cut -d' ' -f1)/$b.nc"
             if [ "$f" != "$first" ] && ! cmp -s "$f" "$first"; then
                 echo "NP-DIFF $f vs $first"; bad=1
