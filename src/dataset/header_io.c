@@ -42,6 +42,9 @@ static int read_root(ncp_dataset *ds, void **bytes, int64_t *nbytes,
 
     err = ncp_io_get_size(&ds->file, &fsize);
     if (err != NC_NOERR) return err;
+    /* Too short to hold even the magic and numrecs: PnetCDF reports a file
+       error here rather than a format error. */
+    if (fsize < 8) return NC_EFILE;
     want = fsize < NCP_HDR_PROBE ? fsize : NCP_HDR_PROBE;
     for (;;) {
         unsigned char *nb = realloc(buf, (size_t)(want ? want : 1));
