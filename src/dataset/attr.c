@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/ncp_header_build.h"
 #include "ncp_dataset.h"
 #include "pnetcdf.h"
 
@@ -67,19 +68,6 @@ static int make_xvalue(ncp_dataset *ds, int xtype, MPI_Offset nelems,
     return err;
 }
 
-static int attlist_append(ncp_attlist *l, ncp_att *a)
-{
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 8;
-        ncp_att *na = realloc(l->a, (size_t)cap * sizeof(*na));
-        if (!na) return NC_ENOMEM;
-        l->a = na;
-        l->cap = cap;
-    }
-    l->a[l->n++] = *a;
-    return NC_NOERR;
-}
-
 /*
  * Install an attribute whose external value is ready (xvalue is taken over,
  * freed on failure).  Checks the data-mode rule and writes the header when
@@ -89,7 +77,6 @@ static int store_att(ncp_dataset *ds, ncp_attlist *l, const char *name,
                      int xtype, MPI_Offset nelems, void *xvalue)
 {
     int err = NC_NOERR, idx = ncp_find_att(l, name);
-    ncp_att na;
     if (!(ds->flags & NCP_F_DEFINE)) {
         /* Data mode: only an in-place overwrite that does not grow. */
         if (idx < 0 || padded_size(xtype, nelems) >
@@ -105,15 +92,9 @@ static int store_att(ncp_dataset *ds, ncp_attlist *l, const char *name,
         l->a[idx].xtype = xtype;
         l->a[idx].nelems = nelems;
     } else {
-        na.xvalue = xvalue;
-        na.xtype = xtype;
-        na.nelems = nelems;
-        na.name = strdup(name);
-        err = na.name ? attlist_append(l, &na) : NC_ENOMEM;
-        if (err != NC_NOERR) {
-            free(na.name);
-            goto fail;
-        }
+        err = ncp_hdr_add_att(l, name, xtype, nelems, xvalue);
+        free(xvalue);
+        if (err != NC_NOERR) return err;
     }
     if (!(ds->flags & NCP_F_DEFINE)) err = ncp_header_write(ds);
     return err;

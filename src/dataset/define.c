@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format/ncp_header_build.h"
 #include "ncp_dataset.h"
 #include "pnetcdf.h"
 
@@ -39,8 +40,6 @@ int ncmpi_def_dim(int ncid, const char *name, MPI_Offset len, int *idp)
 {
     int err;
     ncp_dataset *ds;
-    ncp_dim *dims;
-    char *copy;
     int64_t maxlen;
 
     if ((err = open_for_define(ncid, &ds)) != NC_NOERR) return err;
@@ -48,47 +47,7 @@ int ncmpi_def_dim(int ncid, const char *name, MPI_Offset len, int *idp)
     if (find_dim(&ds->hdr, name) >= 0) return NC_ENAMEINUSE;
     maxlen = ds->hdr.format == NCP_CDF5 ? INT64_MAX : INT_MAX;
     if (len < 0 || len > maxlen) return NC_EDIMSIZE;
-    if (len == NC_UNLIMITED && ds->hdr.unlimdimid >= 0) return NC_EUNLIMIT;
-    if (ds->hdr.ndims >= NC_MAX_DIMS) return NC_EMAXDIMS;
-    if (!(copy = strdup(name))) return NC_ENOMEM;
-    dims = realloc(ds->hdr.dims, (size_t)(ds->hdr.ndims + 1) * sizeof(*dims));
-    if (!dims) {
-        free(copy);
-        return NC_ENOMEM;
-    }
-    ds->hdr.dims = dims;
-    dims[ds->hdr.ndims].name = copy;
-    dims[ds->hdr.ndims].len = len;
-    if (len == NC_UNLIMITED) ds->hdr.unlimdimid = ds->hdr.ndims;
-    if (idp) *idp = ds->hdr.ndims;
-    ds->hdr.ndims++;
-    return NC_NOERR;
-}
-
-/* Validate a new variable's dimension list against the header. */
-static int check_dimids(const ncp_header *h, int ndims, const int *dimids)
-{
-    int i;
-    if (ndims < 0) return NC_EINVAL;
-    if (ndims > NC_MAX_VAR_DIMS) return NC_EMAXDIMS;
-    if (ndims > 0 && !dimids) return NC_EINVAL;
-    for (i = 0; i < ndims; i++) {
-        if (dimids[i] < 0 || dimids[i] >= h->ndims) return NC_EBADDIM;
-        if (i > 0 && dimids[i] == h->unlimdimid) return NC_EUNLIMPOS;
-    }
-    return NC_NOERR;
-}
-
-/* Fill in a var's shape-derived fields from the header's dims. */
-static void var_shape(const ncp_header *h, ncp_var *v)
-{
-    int i;
-    v->is_record = v->ndims > 0 && v->dimids[0] == h->unlimdimid;
-    v->nelems_per_rec = 1;
-    for (i = 0; i < v->ndims; i++) {
-        v->shape[i] = h->dims[v->dimids[i]].len;
-        if (i > 0 || !v->is_record) v->nelems_per_rec *= v->shape[i];
-    }
+    return ncp_hdr_add_dim(&ds->hdr, name, len, idp);
 }
 
 int ncmpi_def_var(int ncid, const char *name, nc_type xtype, int ndims,
@@ -96,35 +55,12 @@ int ncmpi_def_var(int ncid, const char *name, nc_type xtype, int ndims,
 {
     int err;
     ncp_dataset *ds;
-    ncp_var *vars, nv;
 
     if ((err = open_for_define(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_name_check(name)) != NC_NOERR) return err;
     if (find_var(&ds->hdr, name) >= 0) return NC_ENAMEINUSE;
     if ((err = ncp_type_check(xtype, ds->hdr.format)) != NC_NOERR) return err;
-    if ((err = check_dimids(&ds->hdr, ndims, dimids)) != NC_NOERR) return err;
-    if (ds->hdr.nvars >= NC_MAX_VARS) return NC_EMAXVARS;
-
-    memset(&nv, 0, sizeof nv);
-    nv.name = strdup(name);
-    nv.dimids = malloc((size_t)(ndims ? ndims : 1) * sizeof(int));
-    nv.shape = malloc((size_t)(ndims ? ndims : 1) * sizeof(int64_t));
-    vars = realloc(ds->hdr.vars, (size_t)(ds->hdr.nvars + 1) * sizeof(*vars));
-    if (vars) ds->hdr.vars = vars;
-    if (!nv.name || !nv.dimids || !nv.shape || !vars) {
-        free(nv.name);
-        free(nv.dimids);
-        free(nv.shape);
-        return NC_ENOMEM;
-    }
-    nv.xtype = xtype;
-    nv.ndims = ndims;
-    if (ndims) memcpy(nv.dimids, dimids, (size_t)ndims * sizeof(int));
-    var_shape(&ds->hdr, &nv);
-    vars[ds->hdr.nvars] = nv;
-    if (varidp) *varidp = ds->hdr.nvars;
-    ds->hdr.nvars++;
-    return NC_NOERR;
+    return ncp_hdr_add_var(&ds->hdr, name, xtype, ndims, dimids, varidp);
 }
 
 /*

@@ -163,6 +163,7 @@ int main(int argc, char **argv)
     CHECK_ERR(ncmpi_put_vara_int_all(nc5, v, &s, &c, ibuf + s));
     CHECK_ERR(ncmpi_put_vara_double_all(nc, w, &s, &c, d + s));
     CHECK_ERR(ncmpi_put_vara_double_all(nc5, w, &s, &c, d + s));
+    CHECK_ERR(tu_sync(nc));
     CHECK_ERR(ncmpi_redef(nc));
 
     /* overwrite: same number, new type and length */

@@ -244,6 +244,7 @@ int main(int argc, char **argv)
     CHECK_ERR(ncmpi_put_vara_int_all(nc, vi, st, ct, buf + s * NX));
     CHECK_ERR(ncmpi_put_vara_int_all(nc, vr, st, ct, buf + s * NX));
     CHECK_ERR(ncmpi_put_var_text_all(nc, vc, "wxyz"));
+    CHECK_ERR(tu_sync(nc));
     access_errors(nc, vi, vr, vc);
     inquiry_errors(nc, vi);
 

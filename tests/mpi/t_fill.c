@@ -91,6 +91,7 @@ static void typed_fill(const char *path, int cmode, int ntypes)
         CHECK_ERR(ncmpi_def_var_fill(nc, vnone[t], 1, NULL));
     }
     CHECK_ERR(ncmpi_enddef(nc));
+    CHECK_ERR(tu_sync(nc));
     for (t = 0; t < ntypes; t++) {
         nc_type xt = all_types[t];
         int sz = tu_xsize(xt);
@@ -123,6 +124,7 @@ static void redef_fill(const char *path)
     CHECK_ERR(ncmpi_inq_dimid(nc, "n", &d));
     CHECK_ERR(ncmpi_inq_varid(nc, "set_int", &vold));
     CHECK_ERR(ncmpi_put_var_int_all(nc, vold, (int[N]){1, 2, 3, 4, 5, 6}));
+    CHECK_ERR(tu_sync(nc));
     CHECK_ERR(ncmpi_redef(nc));
     CHECK_ERR(ncmpi_set_fill(nc, NC_FILL, &old));
     CHECK(old == NC_NOFILL);
@@ -132,6 +134,7 @@ static void redef_fill(const char *path)
     EXPECT_ERR(ncmpi_put_att_short(nc, va, "_FillValue", NC_SHORT, 2, (short[2]){9, 9}), NC_EINVAL);
     CHECK_ERR(ncmpi_put_att_short(nc, va, "_FillValue", NC_SHORT, 1, &(short){99}));
     CHECK_ERR(ncmpi_enddef(nc));
+    CHECK_ERR(tu_sync(nc));
     expect_filled(nc, vl, NC_INT, 0, "late");
     CHECK_ERR(ncmpi_get_var_int_all(nc, va, buf));
     for (i = 0; i < N; i++)
@@ -195,9 +198,11 @@ int main(int argc, char **argv)
     CHECK_ERR(ncmpi_fill_var_rec(nc, vq, 0));
     CHECK_ERR(ncmpi_inq_dimlen(nc, dt, &n));
     CHECK(n == 1);
-    st[0] = 0; st[1] = 2; ct[0] = 1; ct[1] = 2;
+    CHECK_ERR(tu_sync(nc));
+    st[0] = 0; st[1] = 2; ct[0] = tu_myrank == 0; ct[1] = 2;
     CHECK_ERR(ncmpi_put_vara_int_all(nc, vr, st, ct, (int[2]){7, 8}));
     CHECK_ERR(ncmpi_put_vara_int_all(nc, vq, st, ct, (int[2]){7, 8}));
+    CHECK_ERR(tu_sync(nc));
     CHECK_ERR(ncmpi_get_var_int_all(nc, vr, buf));
     for (i = 0; i < N; i++)
         CHECKF(buf[i] == (i == 2 ? 7 : i == 3 ? 8 : NC_FILL_INT), "rec[%d]=%d", i, buf[i]);

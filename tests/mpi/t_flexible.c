@@ -165,8 +165,7 @@ int main(int argc, char **argv)
     for (i = 0; i < c / 2; i++)
         ibuf[i] = (int)(5000 + s + 1 + 2 * i);
     CHECK_ERR(ncmpi_put_vars_all(nc, v1, st, ct, sd, ibuf, c / 2, MPI_INT));
-    CHECK_ERR(ncmpi_sync(nc));
-    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_ERR(tu_sync(nc));
 
     /* Read back through the same kinds of types, both modes. */
     for (coll = 1; coll >= 0; coll--) {

@@ -116,6 +116,7 @@ static void one_file(const char *path, int cmode, int want_format, MPI_Offset hs
     CHECK_ERR(ncmpi_put_vara_int_all(nc, vi, st, ct, buf + s * NX));
     CHECK_ERR(ncmpi_inq_put_size(nc, &ps1));
     CHECK(ps1 - ps0 == c * NX * 4);
+    CHECK_ERR(tu_sync(nc));
     CHECK_ERR(ncmpi_get_var_int_all(nc, vi, buf));
     CHECK_ERR(ncmpi_inq_get_size(nc, &gs1));
     CHECK(gs1 - gs0 == NY * NX * 4);

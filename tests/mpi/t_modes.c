@@ -104,7 +104,7 @@ int main(int argc, char **argv)
     /* ending independent mode when not in it is a no-op */
     CHECK_ERR(ncmpi_end_indep_data(nc));
     CHECK_ERR(ncmpi_put_vara_int_all(nc, v, &s, &c, buf + s));
-    CHECK_ERR(ncmpi_sync(nc));
+    CHECK_ERR(tu_sync(nc));
     expect_data(nc, v, 100);
 
     /* ---- independent data mode ---- */
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
     for (i = 0; i < N; i++)
         buf[i] = 200 + i;
     CHECK_ERR(ncmpi_put_vara_int(nc, v, &s, &c, buf + s));
-    CHECK_ERR(ncmpi_sync(nc));
+    CHECK_ERR(tu_sync(nc));
     CHECK_ERR(ncmpi_end_indep_data(nc));
     CHECK_ERR(ncmpi_end_indep_data(nc));
     expect_data(nc, v, 200);

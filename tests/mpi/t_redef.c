@@ -82,6 +82,7 @@ static void scenario(const char *path, int cmode, const MPI_Offset (*want)[4],
     CHECK_ERR(ncmpi_put_att_text(nc, NC_GLOBAL, "title", 5, "redef"));
     CHECK_ERR(ncmpi_enddef(nc));
     write_block(nc, va, vr, 0);
+    CHECK_ERR(tu_sync(nc));
     offsets(nc, 2, want[0], ext[0], "initial");
 
     /* round 1: the header outgrows its extent */
@@ -112,6 +113,7 @@ static void scenario(const char *path, int cmode, const MPI_Offset (*want)[4],
         MPI_Offset st[2] = {0, 0}, ct[2] = {NREC, 2};
         CHECK_ERR(ncmpi_put_vara_short_all(nc, vq, st, ct, q));
     }
+    CHECK_ERR(tu_sync(nc));
 
     /* round 3: renames make names longer, inside the extent */
     CHECK_ERR(ncmpi_redef(nc));

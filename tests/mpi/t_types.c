@@ -241,16 +241,18 @@ static void conversions(int nc, int vi, int v64, int vu64)
     double dr[4];
     int ir[4];
     CHECK_ERR(ncmpi_put_var_double_all(nc, vi, dv));
+    CHECK_ERR(tu_sync(nc));
     CHECK_ERR(ncmpi_get_var_int_all(nc, vi, ir));
     CHECK(ir[0] == 2 && ir[1] == -2 && ir[2] == 2 && ir[3] == 0);
     if (v64 < 0)
         return;
     CHECK_ERR(ncmpi_put_var_longlong_all(nc, v64, lv));
+    CHECK_ERR(ncmpi_put_var_ulonglong_all(nc, vu64, uv));
+    CHECK_ERR(tu_sync(nc));
     CHECK_ERR(ncmpi_get_var_longlong_all(nc, v64, lr));
     CHECK(memcmp(lr, lv, sizeof lr) == 0);
     CHECK_ERR(ncmpi_get_var_double_all(nc, v64, dr));
     CHECK(dr[0] == 9007199254740992.0 && dr[2] == -9223372036854775808.0 && dr[3] == -1);
-    CHECK_ERR(ncmpi_put_var_ulonglong_all(nc, vu64, uv));
     CHECK_ERR(ncmpi_get_var_ulonglong_all(nc, vu64, ur));
     CHECK(memcmp(ur, uv, sizeof ur) == 0);
 }
@@ -306,8 +308,7 @@ static void run_format(const char *path, int cmode, int ntypes)
     }
     CHECK_ERR(ncmpi_inq_dimlen(nc, dr, &n));
     CHECK(n == NROW);
-    CHECK_ERR(ncmpi_sync(nc));
-    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK_ERR(tu_sync(nc));
 
     /* Read back a neighbour's part in the other mode. */
     for (pass = 0; pass < 2; pass++) {
@@ -337,6 +338,8 @@ static void run_format(const char *path, int cmode, int ntypes)
                 CHECK_ERR(ncmpi_begin_indep_data(nc));
             if (coll || tu_myrank == 0) {
                 CHECK_ERR(put_form(mt, F_VAR, coll, nc, whole[t], NULL, NULL, NULL, NULL, buf));
+                if (coll)
+                    CHECK_ERR(tu_sync(nc));
                 memset(buf, 0, sizeof buf);
                 CHECK_ERR(get_form(mt, F_VAR, coll, nc, whole[t], NULL, NULL, NULL, NULL, buf));
                 for (x = 0; x < NX; x++)

@@ -167,6 +167,18 @@ static inline const char *tu_tname(nc_type t)
     }
 }
 
+/* MPI-IO only promises that one rank sees another's writes after
+ * sync-barrier-sync, so a test that reads back data written by other ranks
+ * (or by several ranks at once) calls this first.  Collective. */
+static inline int tu_sync(int ncid)
+{
+    int err = ncmpi_sync(ncid);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (err == NC_NOERR)
+        err = ncmpi_sync(ncid);
+    return err;
+}
+
 /* Same verdict on every rank: true when any rank passes a nonzero flag. */
 static inline int tu_any(int flag)
 {

@@ -1,0 +1,603 @@
+/*
+ * blocks3d.c -- the foundation benchmark: one global 3-D array of doubles
+ * (z, y, x) cut into blocks, one block per MPI rank, written collectively
+ * to one netCDF classic file and read back collectively.
+ *
+ * It uses nothing but the PnetCDF C API, so the same source builds against
+ * ncpario and against any PnetCDF; only BENCH_LIB_NAME, a label for the
+ * output, tells the two builds apart.
+ *
+ * What it promises:
+ *  - every value it reads back is checked against the value it wrote (a
+ *    pure function of the global index), in every repetition; one wrong
+ *    value makes the exit status 1, whatever the timings;
+ *  - a phase's time is the slowest rank's, each rank starting its clock
+ *    after a barrier, and bandwidth is data bytes / that time;
+ *  - "write" ends with ncmpi_close, so its bytes have reached the file
+ *    system (its page cache: nothing is fsync'ed); "read" is open + get +
+ *    close of that file, usually served from the same cache. The numbers
+ *    measure the library and MPI-IO, not the disk.
+ *
+ * A library error is fatal: the program says which call failed and calls
+ * MPI_Abort, because the other ranks may be waiting in a collective call
+ * that would never complete. Bad arguments are seen identically by every
+ * rank, so those end in an orderly exit with status 2.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <mpi.h>
+#include <pnetcdf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef BENCH_LIB_NAME
+#define BENCH_LIB_NAME "ncpario"
+#endif
+
+enum { EXIT_USAGE = 2, MAX_REPS = 100000, MAX_REPORTED_MISMATCHES = 5 };
+
+/* Phases timed in every repetition, in output order. */
+enum { PH_DEFINE, PH_WRITE, PH_READ, PH_COUNT };
+
+struct options {
+    int64_t global[3];  /* z, y, x; 0 = derive from mib_per_rank */
+    double mib_per_rank;
+    const char *dir;
+    const char *path;   /* -o; NULL = a fresh name in dir */
+    int reps;
+    int warmup;         /* untimed repetitions before the first timed one */
+    int format;         /* 1, 2 or 5 */
+    int keep;
+    int quiet;
+    int csv;
+    int help;
+};
+
+/* The block of the global array that one rank owns. */
+struct block {
+    int grid[3];        /* process grid, z, y, x */
+    int coord[3];       /* this rank's place in it */
+    MPI_Offset start[3];
+    MPI_Offset count[3];
+    size_t nelems;
+};
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+        "usage: blocks3d [-n NX,NY,NZ | -s MiB] [-d dir] [-o file] [-r reps]\n"
+        "                [-w warmup] [-f 1|2|5] [-k] [-q] [-c]\n"
+        "  -n NX,NY,NZ  global array size (the variable is v(z,y,x))\n"
+        "  -s MiB       data per rank instead, as a cube block (default 8)\n"
+        "  -d dir       directory of the file (default /tmp)\n"
+        "  -o file      the file itself (overrides -d)\n"
+        "  -r reps      timed repetitions (default 3)\n"
+        "  -w warmup    untimed repetitions before them (default 0)\n"
+        "  -f 1|2|5     CDF-1, CDF-2 (default) or CDF-5\n"
+        "  -k           keep the file of the last repetition\n"
+        "  -q           no human-readable report\n"
+        "  -c           one CSV line per repetition:\n"
+        "               lib,nprocs,dir,bytes,write_s,read_s,write_mibs,"
+        "read_mibs\n");
+}
+
+/* A whole decimal number in [lo, hi], nothing before or after it. */
+static int parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *end = NULL;
+    long long v;
+
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+        return 0;
+    *out = (int64_t)v;
+    return 1;
+}
+
+/* "NX,NY,NZ" into global[] in z, y, x order. */
+static int parse_sizes(const char *arg, int64_t global[3])
+{
+    char buf[128];
+    char *field = buf;
+    int ok = 1;
+
+    if (strlen(arg) >= sizeof buf)
+        return 0;
+    strcpy(buf, arg);
+    for (int i = 0; i < 3 && ok; i++) {
+        char *comma = strchr(field, ',');
+
+        if ((comma == NULL) != (i == 2)) {
+            ok = 0;
+            break;
+        }
+        if (comma != NULL)
+            *comma = '\0';
+        /* Each length must fit a CDF-5 dimension; the product is checked
+         * against memory and offsets later. */
+        ok = parse_int64(field, 1, INT64_MAX / 8, &global[2 - i]);
+        if (comma != NULL)
+            field = comma + 1;
+    }
+    return ok;
+}
+
+/* 1 when the options are usable (or only -h was asked for), 0 after a
+ * message on stderr. */
+static int parse_options(int argc, char **argv, int rank, struct options *o)
+{
+    int c;
+    int ok = 1;
+    int64_t v;
+    char *end = NULL;
+
+    memset(o, 0, sizeof *o);
+    o->mib_per_rank = 8.0;
+    o->dir = "/tmp";
+    o->reps = 3;
+    o->format = 2;
+    opterr = 0;
+    while (ok && !o->help &&
+           (c = getopt(argc, argv, "n:s:d:o:r:w:f:kqch")) != -1) {
+        switch (c) {
+        case 'n':
+            ok = parse_sizes(optarg, o->global);
+            break;
+        case 's':
+            errno = 0;
+            o->mib_per_rank = strtod(optarg, &end);
+            ok = errno == 0 && end != optarg && *end == '\0' &&
+                 o->mib_per_rank > 0.0 && o->mib_per_rank <= 1048576.0;
+            o->global[0] = o->global[1] = o->global[2] = 0;
+            break;
+        case 'd':
+            o->dir = optarg;
+            break;
+        case 'o':
+            o->path = optarg;
+            break;
+        case 'r':
+            ok = parse_int64(optarg, 1, MAX_REPS, &v);
+            o->reps = (int)v;
+            break;
+        case 'w':
+            ok = parse_int64(optarg, 0, MAX_REPS, &v);
+            o->warmup = (int)v;
+            break;
+        case 'f':
+            ok = parse_int64(optarg, 1, 5, &v) && v != 3 && v != 4;
+            o->format = (int)v;
+            break;
+        case 'k':
+            o->keep = 1;
+            break;
+        case 'q':
+            o->quiet = 1;
+            break;
+        case 'c':
+            o->csv = 1;
+            break;
+        case 'h':
+            if (rank == 0)
+                usage(stdout);
+            o->help = 1;
+            break;
+        default:
+            ok = 0;
+            break;
+        }
+        if (!ok && rank == 0) {
+            if (c == '?' || c == ':')
+                fprintf(stderr, "blocks3d: bad option -%c\n", optopt);
+            else
+                fprintf(stderr, "blocks3d: bad value for -%c: '%s'\n", c,
+                        optarg);
+            usage(stderr);
+        }
+    }
+    if (ok && !o->help && optind < argc) {
+        if (rank == 0) {
+            fprintf(stderr, "blocks3d: unexpected argument '%s'\n",
+                    argv[optind]);
+            usage(stderr);
+        }
+        ok = 0;
+    }
+    return ok;
+}
+
+/* The largest whole s with s*s*s <= n, by bisection: no libm needed. */
+static int64_t cube_root_floor(int64_t n)
+{
+    int64_t lo = 0, hi = 2097152; /* 2^21, whose cube is 2^63 */
+
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+
+        if (mid * mid * mid <= n)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Length n cut into `parts` near-equal pieces; the first n % parts pieces
+ * get one more element, so sizes that do not divide evenly still cover the
+ * whole axis. */
+static void split_axis(int64_t n, int parts, int idx, MPI_Offset *start,
+                       MPI_Offset *count)
+{
+    int64_t q = n / parts, r = n % parts;
+
+    *start = (MPI_Offset)(idx * q + (idx < r ? idx : r));
+    *count = (MPI_Offset)(q + (idx < r ? 1 : 0));
+}
+
+/* Sizes the global array (from -n, or a cube block of -s MiB per rank)
+ * and finds this rank's block. 1 when it fits in memory and offsets. */
+static int decompose(const struct options *o, int rank, int nprocs,
+                     int64_t global[3], struct block *b)
+{
+    int dims[3] = {0, 0, 0};
+    int ok = 1;
+    int64_t total = 1;
+
+    MPI_Dims_create(nprocs, 3, dims);
+    /* dims come largest first; giving the most processes to z keeps each
+     * block's rows long, since x varies fastest in the file. */
+    for (int d = 0; d < 3; d++)
+        b->grid[d] = dims[d];
+    b->coord[0] = rank / (dims[1] * dims[2]);
+    b->coord[1] = (rank / dims[2]) % dims[1];
+    b->coord[2] = rank % dims[2];
+
+    if (o->global[0] == 0) {
+        double elems = o->mib_per_rank * 1048576.0 / sizeof(double);
+        int64_t side = cube_root_floor((int64_t)elems);
+
+        /* The nearer of side and side + 1 to the requested volume. */
+        if ((double)(side + 1) * (side + 1) * (side + 1) - elems <
+            elems - (double)side * side * side)
+            side++;
+        if (side < 1)
+            side = 1;
+        for (int d = 0; d < 3; d++)
+            global[d] = side * b->grid[d];
+    } else {
+        for (int d = 0; d < 3; d++)
+            global[d] = o->global[d];
+    }
+
+    for (int d = 0; d < 3 && ok; d++) {
+        if (global[d] > INT64_MAX / 8 / total)
+            ok = 0;
+        else
+            total *= global[d];
+    }
+    if (!ok) {
+        if (rank == 0)
+            fprintf(stderr, "blocks3d: %" PRId64 " x %" PRId64 " x %" PRId64
+                    " doubles overflow a 64-bit byte count\n",
+                    global[2], global[1], global[0]);
+        return 0;
+    }
+
+    b->nelems = 1;
+    for (int d = 0; d < 3; d++) {
+        split_axis(global[d], b->grid[d], b->coord[d], &b->start[d],
+                   &b->count[d]);
+        b->nelems *= (size_t)b->count[d];
+    }
+    /* Two buffers of nelems doubles each. */
+    if (b->nelems > SIZE_MAX / (2 * sizeof(double))) {
+        fprintf(stderr, "blocks3d: rank %d: block too large for memory\n",
+                rank);
+        ok = 0;
+    }
+    return ok;
+}
+
+/* The value stored at global index (z, y, x): its linear index plus one
+ * half, exact in a double below 2^52 elements and never 0 (the fill value
+ * of an unwritten double is not 0, but a zeroed buffer would be). */
+static double value_at(const int64_t global[3], int64_t z, int64_t y,
+                       int64_t x)
+{
+    return (double)((z * global[1] + y) * global[2] + x) + 0.5;
+}
+
+static void fill_block(const int64_t global[3], const struct block *b,
+                       double *buf)
+{
+    size_t i = 0;
+
+    for (MPI_Offset z = 0; z < b->count[0]; z++)
+        for (MPI_Offset y = 0; y < b->count[1]; y++)
+            for (MPI_Offset x = 0; x < b->count[2]; x++)
+                buf[i++] = value_at(global, b->start[0] + z,
+                                    b->start[1] + y, b->start[2] + x);
+}
+
+/* Number of wrong values in buf; reports the first few on stderr. */
+static int64_t check_block(const int64_t global[3], const struct block *b,
+                           const double *buf, int rank, int rep)
+{
+    size_t i = 0;
+    int64_t bad = 0;
+
+    for (MPI_Offset z = 0; z < b->count[0]; z++)
+        for (MPI_Offset y = 0; y < b->count[1]; y++)
+            for (MPI_Offset x = 0; x < b->count[2]; x++, i++) {
+                int64_t gz = b->start[0] + z, gy = b->start[1] + y,
+                        gx = b->start[2] + x;
+                double want = value_at(global, gz, gy, gx);
+
+                if (buf[i] == want)
+                    continue;
+                if (bad < MAX_REPORTED_MISMATCHES)
+                    fprintf(stderr, "blocks3d: rank %d rep %d: v(%" PRId64
+                            ",%" PRId64 ",%" PRId64 ") = %.17g, expected "
+                            "%.17g\n", rank, rep, gz, gy, gx, buf[i], want);
+                bad++;
+            }
+    return bad;
+}
+
+static void require(int err, const char *what, int rank, MPI_Comm comm)
+{
+    if (err == NC_NOERR)
+        return;
+    fprintf(stderr, "blocks3d: rank %d: %s failed: %s\n", rank, what,
+            ncmpi_strerror(err));
+    MPI_Abort(comm, 1);
+}
+
+static int create_mode(int format)
+{
+    switch (format) {
+    case 2:
+        return NC_CLOBBER | NC_64BIT_OFFSET;
+    case 5:
+        return NC_CLOBBER | NC_64BIT_DATA;
+    default:
+        return NC_CLOBBER;
+    }
+}
+
+/* One repetition: create + define, write + close, open + read + close,
+ * each timed on this rank from a common barrier. */
+static void run_once(const char *path, const struct options *o,
+                     const int64_t global[3], const struct block *b,
+                     const double *wbuf, double *rbuf, double t[PH_COUNT],
+                     int rank, MPI_Comm comm)
+{
+    static const char *const dimnames[3] = {"z", "y", "x"};
+    static const char title[] = "blocks3d benchmark: v = linear index + 0.5";
+    int ncid = -1, varid = -1, dimids[3];
+    double t0;
+
+    MPI_Barrier(comm);
+    t0 = MPI_Wtime();
+    require(ncmpi_create(comm, path, create_mode(o->format), MPI_INFO_NULL,
+                         &ncid), "ncmpi_create", rank, comm);
+    for (int d = 0; d < 3; d++)
+        require(ncmpi_def_dim(ncid, dimnames[d], (MPI_Offset)global[d],
+                              &dimids[d]), "ncmpi_def_dim", rank, comm);
+    require(ncmpi_def_var(ncid, "v", NC_DOUBLE, 3, dimids, &varid),
+            "ncmpi_def_var", rank, comm);
+    require(ncmpi_put_att_text(ncid, NC_GLOBAL, "title",
+                               (MPI_Offset)strlen(title), title),
+            "ncmpi_put_att_text", rank, comm);
+    require(ncmpi_enddef(ncid), "ncmpi_enddef", rank, comm);
+    t[PH_DEFINE] = MPI_Wtime() - t0;
+
+    MPI_Barrier(comm);
+    t0 = MPI_Wtime();
+    require(ncmpi_put_vara_double_all(ncid, varid, b->start, b->count, wbuf),
+            "ncmpi_put_vara_double_all", rank, comm);
+    require(ncmpi_close(ncid), "ncmpi_close after writing", rank, comm);
+    t[PH_WRITE] = MPI_Wtime() - t0;
+
+    /* A value the writer never stores, so a skipped element shows. */
+    for (size_t i = 0; i < b->nelems; i++)
+        rbuf[i] = -1.0;
+
+    MPI_Barrier(comm);
+    t0 = MPI_Wtime();
+    require(ncmpi_open(comm, path, NC_NOWRITE, MPI_INFO_NULL, &ncid),
+            "ncmpi_open", rank, comm);
+    require(ncmpi_inq_varid(ncid, "v", &varid), "ncmpi_inq_varid", rank,
+            comm);
+    require(ncmpi_get_vara_double_all(ncid, varid, b->start, b->count, rbuf),
+            "ncmpi_get_vara_double_all", rank, comm);
+    require(ncmpi_close(ncid), "ncmpi_close after reading", rank, comm);
+    t[PH_READ] = MPI_Wtime() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double mibs(int64_t bytes, double seconds)
+{
+    return seconds > 0.0 ? (double)bytes / 1048576.0 / seconds : 0.0;
+}
+
+/* The directory part of path, for the CSV; "." when it has none. */
+static void dir_of(const char *path, char *out, size_t outsz)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n;
+
+    if (slash == NULL) {
+        snprintf(out, outsz, ".");
+        return;
+    }
+    n = slash == path ? 1 : (size_t)(slash - path);
+    snprintf(out, outsz, "%.*s", (int)n, path);
+}
+
+static const char *format_name(int format)
+{
+    return format == 5 ? "CDF-5" : format == 2 ? "CDF-2" : "CDF-1";
+}
+
+static void report_header(const struct options *o, const char *path,
+                          const int64_t global[3], const struct block *b,
+                          int nprocs, int64_t bytes, int64_t max_block)
+{
+    printf("blocks3d: %s (%s), %d rank%s, process grid z,y,x = %dx%dx%d\n",
+           BENCH_LIB_NAME, ncmpi_inq_libvers(), nprocs, nprocs == 1 ? "" : "s",
+           b->grid[0], b->grid[1], b->grid[2]);
+    printf("  array   double v(z=%" PRId64 ", y=%" PRId64 ", x=%" PRId64
+           "), %s, %.2f MiB (largest block %.2f MiB)\n",
+           global[0], global[1], global[2], format_name(o->format),
+           (double)bytes / 1048576.0, (double)max_block / 1048576.0);
+    printf("  file    %s (%s)\n", path,
+           o->keep ? "kept after the last rep" : "removed after each rep");
+    if (o->warmup > 0)
+        printf("  warmup  %d untimed rep%s before the timed ones\n",
+               o->warmup, o->warmup == 1 ? "" : "s");
+    printf("  %4s %10s %10s %10s %12s %12s\n", "rep", "define_s", "write_s",
+           "read_s", "write_MiB/s", "read_MiB/s");
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    struct block b;
+    int64_t global[3];
+    int rank = 0, nprocs = 1, status = 0;
+    int64_t bytes, max_block = 0, block_bytes, bad_total = 0;
+    double *wbuf = NULL, *rbuf = NULL, *tmax = NULL;
+    char path[4096], dir[4096];
+    long pid;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+
+    if (!parse_options(argc, argv, rank, &o)) {
+        status = EXIT_USAGE;
+        goto done;
+    }
+    if (o.help)
+        goto done;
+    if (!decompose(&o, rank, nprocs, global, &b)) {
+        status = EXIT_USAGE;
+        goto done;
+    }
+    bytes = global[0] * global[1] * global[2] * (int64_t)sizeof(double);
+
+    /* Every rank must name the same file: rank 0's pid makes it unique. */
+    pid = (long)getpid();
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (o.path != NULL)
+        snprintf(path, sizeof path, "%s", o.path);
+    else
+        snprintf(path, sizeof path, "%s/blocks3d.%s.%ld.nc", o.dir,
+                 BENCH_LIB_NAME, pid);
+    dir_of(path, dir, sizeof dir);
+    if (o.csv && strpbrk(dir, ",\n") != NULL) {
+        if (rank == 0)
+            fprintf(stderr, "blocks3d: -c needs a directory without ',' "
+                    "or newline\n");
+        status = EXIT_USAGE;
+        goto done;
+    }
+
+    /* Allocation failure is local; agree on it before any collective I/O. */
+    wbuf = malloc((b.nelems ? b.nelems : 1) * sizeof *wbuf);
+    rbuf = malloc((b.nelems ? b.nelems : 1) * sizeof *rbuf);
+    tmax = malloc((size_t)o.reps * PH_COUNT * sizeof *tmax);
+    status = (wbuf == NULL || rbuf == NULL || tmax == NULL);
+    MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (status != 0) {
+        if (rank == 0)
+            fprintf(stderr, "blocks3d: out of memory for the blocks\n");
+        goto done;
+    }
+    fill_block(global, &b, wbuf);
+
+    block_bytes = (int64_t)b.nelems * (int64_t)sizeof(double);
+    MPI_Reduce(&block_bytes, &max_block, 1, MPI_INT64_T, MPI_MAX, 0,
+               MPI_COMM_WORLD);
+    if (rank == 0 && !o.quiet)
+        report_header(&o, path, global, &b, nprocs, bytes, max_block);
+
+    /* Warm-up repetitions are numbered 1 - warmup .. 0: run and verified
+     * like the others, but neither printed nor counted. */
+    for (int rep = 1 - o.warmup; rep <= o.reps && bad_total == 0; rep++) {
+        double t[PH_COUNT], warm[PH_COUNT];
+        double *tm = rep >= 1 ? tmax + (size_t)(rep - 1) * PH_COUNT : warm;
+        int64_t bad;
+
+        run_once(path, &o, global, &b, wbuf, rbuf, t, rank, MPI_COMM_WORLD);
+        bad = check_block(global, &b, rbuf, rank, rep);
+        MPI_Allreduce(&bad, &bad_total, 1, MPI_INT64_T, MPI_SUM,
+                      MPI_COMM_WORLD);
+        MPI_Reduce(t, tm, PH_COUNT, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+
+        if (rank == 0 && rep >= 1 && !o.quiet)
+            printf("  %4d %10.6f %10.6f %10.6f %12.1f %12.1f\n", rep,
+                   tm[PH_DEFINE], tm[PH_WRITE], tm[PH_READ],
+                   mibs(bytes, tm[PH_WRITE]), mibs(bytes, tm[PH_READ]));
+        if (rank == 0 && rep >= 1 && o.csv && bad_total == 0)
+            printf("%s,%d,%s,%" PRId64 ",%.6f,%.6f,%.2f,%.2f\n",
+                   BENCH_LIB_NAME, nprocs, dir, bytes, tm[PH_WRITE],
+                   tm[PH_READ], mibs(bytes, tm[PH_WRITE]),
+                   mibs(bytes, tm[PH_READ]));
+        if (rank == 0 && !(o.keep && (rep == o.reps || bad_total != 0)))
+            remove(path);
+        fflush(stdout);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+
+    if (bad_total != 0) {
+        if (rank == 0)
+            fprintf(stderr, "blocks3d: FAILED: %" PRId64 " wrong value%s "
+                    "read back%s\n", bad_total, bad_total == 1 ? "" : "s",
+                    o.keep ? "; file kept" : "");
+        status = 1;
+    } else if (rank == 0 && !o.quiet) {
+        double med[PH_COUNT], *col = malloc((size_t)o.reps * sizeof *col);
+
+        for (int p = 0; p < PH_COUNT && col != NULL; p++) {
+            for (int r = 0; r < o.reps; r++)
+                col[r] = tmax[(size_t)r * PH_COUNT + p];
+            med[p] = median(col, o.reps);
+        }
+        if (col != NULL)
+            printf("  %4s %10.6f %10.6f %10.6f %12.1f %12.1f\n", "med",
+                   med[PH_DEFINE], med[PH_WRITE], med[PH_READ],
+                   mibs(bytes, med[PH_WRITE]), mibs(bytes, med[PH_READ]));
+        free(col);
+        printf("  verify  OK: all %" PRId64 " values read back as written, "
+               "in each of %d rep%s\n", bytes / (int64_t)sizeof(double),
+               o.reps + o.warmup, o.reps + o.warmup == 1 ? "" : "s");
+    }
+    fflush(stdout);
+
+done:
+    free(wbuf);
+    free(rbuf);
+    free(tmax);
+    MPI_Finalize();
+    return status;
+}
