@@ -16,7 +16,11 @@
 # Every check runs even after one fails, so one run shows all differences.
 #
 # Environment: NCP_RUN_TIMEOUT (seconds per program run, default 120);
-# OMPI_MCA_io and other MPI settings pass through untouched.
+# OMPI_MCA_io and other MPI settings pass through untouched to ncpario's
+# run.  The PnetCDF reference always runs on OpenMPI's ROMIO component:
+# Debian's PnetCDF 1.12.3 reads back wrong bytes under OpenMPI 4.1.4's
+# default OMPIO component (t_types at 2 ranks), and a reference must be
+# right.
 set -euo pipefail
 
 if [ $# -lt 5 ] || [ $# -gt 6 ]; then
@@ -114,7 +118,7 @@ for f in "${ours[@]}"; do
 done
 
 if [ "$pexe" != "-" ]; then
-    if run_program "$pexe" "$theirs_dir" PnetCDF; then
+    if OMPI_MCA_io=romio321 run_program "$pexe" "$theirs_dir" PnetCDF; then
         ours_names=$(basenames "${ours[@]}")
         theirs_names=$(basenames "$theirs_dir"/*.nc)
         if [ "$ours_names" != "$theirs_names" ]; then

@@ -344,7 +344,7 @@ static void run_format(const char *path, int cmode, int ntypes)
                 CHECK_ERR(get_form(mt, F_VAR, coll, nc, whole[t], NULL, NULL, NULL, NULL, buf));
                 for (x = 0; x < NX; x++)
                     CHECKF(mem_get(mt, buf, x) == value(types[t], m, 0, x),
-                           "whole_%s m=%d x=%d", tu_tname(types[t]), m, x);
+                           "whole_%s m=%d x=%d got %g want %g", tu_tname(types[t]), m, x, mem_get(mt, buf, x), value(types[t], m, 0, x));
             }
             if (!coll)
                 CHECK_ERR(ncmpi_end_indep_data(nc));
