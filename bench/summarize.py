@@ -9,8 +9,8 @@ repetition, its columns being
 where slot is A (the library under test, ncpario) or B (the baseline,
 PnetCDF) and the rest is what blocks3d -c prints. Lines starting with '#'
 are comments. The table has one row per (ranks, dir): for write and for
-read, each slot's median bandwidth with its min..max, and the ratio A/B of
-the medians. Medians, because a few runs on a shared, busy machine are
+read (one table each), each slot's median bandwidth with its min..max,
+and the ratio A/B of the medians. Medians, because a few runs on a shared, busy machine are
 skewed by outliers that a mean would carry.
 
 Standard library only, so it runs wherever python3 does.
@@ -77,26 +77,25 @@ def main():
 
     keys = sorted({(r["nprocs"], r["dir"]) for r in rows})
     dirw = max(len("dir"), max(len(d) for _, d in keys))
-    colw = 24
-    print(f"blocks3d: A = {name['A']}, B = {name['B']}; {rounds} round(s); "
-          "MiB/s as median [min..max]; ratio = A/B of the medians")
-    head = (f"{'ranks':>5}  {'dir':<{dirw}}  {'MiB':>6}  "
-            f"{'write A':<{colw}}{'write B':<{colw}}{'A/B':>5}   "
-            f"{'read A':<{colw}}{'read B':<{colw}}{'A/B':>5}")
-    print(head)
-    print("-" * len(head))
-    for nprocs, d in keys:
-        sel = [r for r in rows if r["nprocs"] == nprocs and r["dir"] == d]
-        col = {(s, k): [r[k] for r in sel if r["slot"] == s]
-               for s in ("A", "B") for k in ("write_mibs", "read_mibs")}
-        mib = max(r["bytes"] for r in sel) / 1048576.0
-        print(f"{nprocs:>5}  {d:<{dirw}}  {mib:6.1f}  "
-              f"{cell(col['A', 'write_mibs']):<{colw}}"
-              f"{cell(col['B', 'write_mibs']):<{colw}}"
-              f"{ratio(col['A', 'write_mibs'], col['B', 'write_mibs']):>5}   "
-              f"{cell(col['A', 'read_mibs']):<{colw}}"
-              f"{cell(col['B', 'read_mibs']):<{colw}}"
-              f"{ratio(col['A', 'read_mibs'], col['B', 'read_mibs']):>5}")
+    colw = 26
+    print(f"blocks3d: A = {name['A']}, B = {name['B']}; {rounds} round(s), "
+          f"{len(rows)} timed reps in all")
+    print("MiB/s as median [min..max] over every timed rep; "
+          "A/B = ratio of the medians")
+    for op in ("write", "read"):
+        head = (f"{op + ' ranks':>11}  {'dir':<{dirw}}  {'MiB':>6}  "
+                f"{'A ' + name['A']:<{colw}}{'B ' + name['B']:<{colw}}"
+                f"{'A/B':>5}")
+        print()
+        print(head)
+        print("-" * len(head))
+        for nprocs, d in keys:
+            sel = [r for r in rows if r["nprocs"] == nprocs and r["dir"] == d]
+            a = [r[op + "_mibs"] for r in sel if r["slot"] == "A"]
+            b = [r[op + "_mibs"] for r in sel if r["slot"] == "B"]
+            mib = max(r["bytes"] for r in sel) / 1048576.0
+            print(f"{nprocs:>11}  {d:<{dirw}}  {mib:6.1f}  "
+                  f"{cell(a):<{colw}}{cell(b):<{colw}}{ratio(a, b):>5}")
     return 0
 
 

@@ -114,7 +114,8 @@ static void classic(const char *path)
     /* the double variable reads back exactly */
     CHECK_ERR(ncmpi_get_var_double_all(nc, vd, dd));
     CHECK(memcmp(dd, dvals, sizeof dd) == 0);
-    /* independent single element */
+    /* independent single element, once every rank has finished reading */
+    CHECK_ERR(tu_sync(nc));
     CHECK_ERR(ncmpi_begin_indep_data(nc));
     s = 1;
     EXPECT_ERR(ncmpi_get_var1_schar(nc, vs, &s, b), NC_ERANGE);

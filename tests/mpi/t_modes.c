@@ -26,6 +26,8 @@ static void expect_data(int nc, int v, int base)
     CHECK_ERR(ncmpi_get_var_int_all(nc, v, buf));
     for (i = 0; i < N; i++)
         CHECKF(buf[i] == base + i, "data[%d]=%d want %d", i, buf[i], base + i);
+    /* no rank may overwrite what another is still reading */
+    CHECK_ERR(tu_sync(nc));
 }
 
 int main(int argc, char **argv)
