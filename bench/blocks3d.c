@@ -91,13 +91,14 @@ static int parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
     char *end = NULL;
     long long v;
+    int ok;
 
     errno = 0;
     v = strtoll(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-        return 0;
-    *out = (int64_t)v;
-    return 1;
+    ok = errno == 0 && end != s && *end == '\0' && v >= lo && v <= hi;
+    if (ok)
+        *out = (int64_t)v;
+    return ok;
 }
 
 /* "NX,NY,NZ" into global[] in z, y, x order. */
@@ -105,23 +106,20 @@ static int parse_sizes(const char *arg, int64_t global[3])
 {
     char buf[128];
     char *field = buf;
-    int ok = 1;
+    int ok = strlen(arg) < sizeof buf;
 
-    if (strlen(arg) >= sizeof buf)
-        return 0;
-    strcpy(buf, arg);
+    if (ok)
+        strcpy(buf, arg);
     for (int i = 0; i < 3 && ok; i++) {
         char *comma = strchr(field, ',');
 
-        if ((comma == NULL) != (i == 2)) {
-            ok = 0;
-            break;
-        }
-        if (comma != NULL)
+        /* Exactly two commas: after the first and the second number. */
+        ok = (comma == NULL) == (i == 2);
+        if (ok && comma != NULL)
             *comma = '\0';
-        /* Each length must fit a CDF-5 dimension; the product is checked
-         * against memory and offsets later. */
-        ok = parse_int64(field, 1, INT64_MAX / 8, &global[2 - i]);
+        /* Each length alone must not overflow a byte count; their product
+         * is checked once the grid is known. */
+        ok = ok && parse_int64(field, 1, INT64_MAX / 8, &global[2 - i]);
         if (comma != NULL)
             field = comma + 1;
     }
@@ -241,7 +239,8 @@ static void split_axis(int64_t n, int parts, int idx, MPI_Offset *start,
 }
 
 /* Sizes the global array (from -n, or a cube block of -s MiB per rank)
- * and finds this rank's block. 1 when it fits in memory and offsets. */
+ * and finds this rank's block. 1 when the array's bytes can be counted in
+ * 64 bits and a block's in size_t; every rank returns the same. */
 static int decompose(const struct options *o, int rank, int nprocs,
                      int64_t global[3], struct block *b)
 {
@@ -275,38 +274,35 @@ static int decompose(const struct options *o, int rank, int nprocs,
             global[d] = o->global[d];
     }
 
+    /* Checked on the global size, not the block, so that every rank
+     * reaches the same verdict: a rank must not leave alone. A block never
+     * exceeds the whole, so its two buffers' sizes cannot overflow either. */
     for (int d = 0; d < 3 && ok; d++) {
         if (global[d] > INT64_MAX / 8 / total)
             ok = 0;
         else
             total *= global[d];
     }
-    if (!ok) {
-        if (rank == 0)
-            fprintf(stderr, "blocks3d: %" PRId64 " x %" PRId64 " x %" PRId64
-                    " doubles overflow a 64-bit byte count\n",
-                    global[2], global[1], global[0]);
-        return 0;
-    }
+    if (ok && (uint64_t)total > SIZE_MAX / (2 * sizeof(double)))
+        ok = 0;
+    if (!ok && rank == 0)
+        fprintf(stderr, "blocks3d: %" PRId64 " x %" PRId64 " x %" PRId64
+                " doubles are too many to address\n",
+                global[2], global[1], global[0]);
 
     b->nelems = 1;
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < 3 && ok; d++) {
         split_axis(global[d], b->grid[d], b->coord[d], &b->start[d],
                    &b->count[d]);
         b->nelems *= (size_t)b->count[d];
-    }
-    /* Two buffers of nelems doubles each. */
-    if (b->nelems > SIZE_MAX / (2 * sizeof(double))) {
-        fprintf(stderr, "blocks3d: rank %d: block too large for memory\n",
-                rank);
-        ok = 0;
     }
     return ok;
 }
 
 /* The value stored at global index (z, y, x): its linear index plus one
- * half, exact in a double below 2^52 elements and never 0 (the fill value
- * of an unwritten double is not 0, but a zeroed buffer would be). */
+ * half. Exact in a double below 2^52 elements, different at every index
+ * (so a block read from the wrong place fails), and never 0 or negative
+ * (so neither zeroed memory nor the -1 the read buffer starts as passes). */
 static double value_at(const int64_t global[3], int64_t z, int64_t y,
                        int64_t x)
 {
@@ -352,11 +348,11 @@ static int64_t check_block(const int64_t global[3], const struct block *b,
 
 static void require(int err, const char *what, int rank, MPI_Comm comm)
 {
-    if (err == NC_NOERR)
-        return;
-    fprintf(stderr, "blocks3d: rank %d: %s failed: %s\n", rank, what,
-            ncmpi_strerror(err));
-    MPI_Abort(comm, 1);
+    if (err != NC_NOERR) {
+        fprintf(stderr, "blocks3d: rank %d: %s failed: %s\n", rank, what,
+                ncmpi_strerror(err));
+        MPI_Abort(comm, 1);
+    }
 }
 
 static int create_mode(int format)
@@ -443,14 +439,12 @@ static double mibs(int64_t bytes, double seconds)
 static void dir_of(const char *path, char *out, size_t outsz)
 {
     const char *slash = strrchr(path, '/');
-    size_t n;
 
-    if (slash == NULL) {
+    if (slash == NULL)
         snprintf(out, outsz, ".");
-        return;
-    }
-    n = slash == path ? 1 : (size_t)(slash - path);
-    snprintf(out, outsz, "%.*s", (int)n, path);
+    else
+        snprintf(out, outsz, "%.*s",
+                 slash == path ? 1 : (int)(slash - path), path);
 }
 
 static const char *format_name(int format)
@@ -462,7 +456,8 @@ static void report_header(const struct options *o, const char *path,
                           const int64_t global[3], const struct block *b,
                           int nprocs, int64_t bytes, int64_t max_block)
 {
-    printf("blocks3d: %s (%s), %d rank%s, process grid z,y,x = %dx%dx%d\n",
+    printf("blocks3d: %s build (library %s), %d rank%s, grid z,y,x = "
+           "%dx%dx%d\n",
            BENCH_LIB_NAME, ncmpi_inq_libvers(), nprocs, nprocs == 1 ? "" : "s",
            b->grid[0], b->grid[1], b->grid[2]);
     printf("  array   double v(z=%" PRId64 ", y=%" PRId64 ", x=%" PRId64
@@ -583,7 +578,7 @@ int main(int argc, char **argv)
                 col[r] = tmax[(size_t)r * PH_COUNT + p];
             med[p] = median(col, o.reps);
         }
-        if (col != NULL)
+        if (col != NULL && o.reps > 1)
             printf("  %4s %10.6f %10.6f %10.6f %12.1f %12.1f\n", "med",
                    med[PH_DEFINE], med[PH_WRITE], med[PH_READ],
                    mibs(bytes, med[PH_WRITE]), mibs(bytes, med[PH_READ]));

@@ -10,7 +10,7 @@ where slot is A (the library under test, ncpario) or B (the baseline,
 PnetCDF) and the rest is what blocks3d -c prints. Lines starting with '#'
 are comments. The table has one row per (ranks, dir): for write and for
 read (one table each), each slot's median bandwidth with its min..max,
-and the ratio A/B of the medians. Medians, because a few runs on a shared, busy machine are
+the ratio A/B of the medians, and the paired ratio (see paired()). Medians, because a few runs on a shared, busy machine are
 skewed by outliers that a mean would carry.
 
 Standard library only, so it runs wherever python3 does.
@@ -60,6 +60,23 @@ def ratio(a, b):
     return f"{statistics.median(a) / statistics.median(b):.2f}"
 
 
+def paired(sel, op):
+    """'median [min..max]' of the per-round ratios A/B, each round's A and
+    B being the medians of its back-to-back runs' reps: drift between
+    rounds cancels, and the spread shows how far one ratio can be trusted."""
+    per_round = {}
+    for r in sel:
+        per_round.setdefault(r["round"], {}).setdefault(r["slot"], []).append(
+            r[op + "_mibs"])
+    ratios = [statistics.median(v["A"]) / statistics.median(v["B"])
+              for v in per_round.values()
+              if v.get("A") and v.get("B") and statistics.median(v["B"]) > 0]
+    if not ratios:
+        return "-"
+    return (f"{statistics.median(ratios):.2f} "
+            f"[{min(ratios):.2f}..{max(ratios):.2f}]")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("csv", help="CSV collected by compare_blocks3d.sh")
@@ -80,12 +97,14 @@ def main():
     colw = 26
     print(f"blocks3d: A = {name['A']}, B = {name['B']}; {rounds} round(s), "
           f"{len(rows)} timed reps in all")
-    print("MiB/s as median [min..max] over every timed rep; "
-          "A/B = ratio of the medians")
+    print("MiB/s as median [min..max] over every timed rep; A/B = ratio of "
+          "those medians;")
+    print("paired = median [min..max] over rounds of A/B between "
+          "back-to-back runs")
     for op in ("write", "read"):
         head = (f"{op + ' ranks':>11}  {'dir':<{dirw}}  {'MiB':>6}  "
                 f"{'A ' + name['A']:<{colw}}{'B ' + name['B']:<{colw}}"
-                f"{'A/B':>5}")
+                f"{'A/B':>5}  paired A/B")
         print()
         print(head)
         print("-" * len(head))
@@ -95,7 +114,8 @@ def main():
             b = [r[op + "_mibs"] for r in sel if r["slot"] == "B"]
             mib = max(r["bytes"] for r in sel) / 1048576.0
             print(f"{nprocs:>11}  {d:<{dirw}}  {mib:6.1f}  "
-                  f"{cell(a):<{colw}}{cell(b):<{colw}}{ratio(a, b):>5}")
+                  f"{cell(a):<{colw}}{cell(b):<{colw}}{ratio(a, b):>5}  "
+                  f"{paired(sel, op)}")
     return 0
 
 
