@@ -38,7 +38,10 @@ esac
 "$mpicc" "$src/main.c" $flags -o "$work/consumer_pc"
 LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
     "$work/consumer_pc"
-if ! LD_LIBRARY_PATH=$libdir ldd "$work/consumer_pc" | grep -q "$libdir/libncpario.so"; then
+# Capture first: `ldd | grep -q` under pipefail fails when grep exits
+# early and ldd dies of SIGPIPE.
+deps=$(LD_LIBRARY_PATH=$libdir ldd "$work/consumer_pc")
+if ! grep -q "$libdir/libncpario.so" <<<"$deps"; then
     echo "FAIL: consumer_pc does not load libncpario.so from $libdir"
     exit 1
 fi
