@@ -7,7 +7,11 @@
 #
 #   tests/mpi/run_pnetcdf.sh [t_name ...]
 #   env: CC (mpicc), LIBS (-lpnetcdf), OUT (/tmp/ncp_mpi_pnetcdf),
-#        REGEN_CDL=1 rewrites the .cdl files from the np=1 run.
+#        REGEN_CDL=1 rewrites the .cdl files from the first rank count's run,
+#        OMPI_MCA_io=romio321 (or ompio) picks the MPI-IO component.
+# Honours the first-line options RANKS, TIMEOUT and NO_CDL (no ncdump
+# comparison, for files too big to dump).  A quick manual check; ctest
+# (tests/run_mpi_test.sh) is the real harness.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 CC=${CC:-mpicc}

@@ -25,7 +25,6 @@ static void define_errors(int nc, int dx, int dr, int vi)
 {
     char longname[NC_MAX_NAME + 2];
     int id, dims[2], i = 7;
-    float f = 1.0f;
 
     memset(longname, 'a', sizeof longname - 1);
     longname[sizeof longname - 1] = '\0';
@@ -69,7 +68,6 @@ static void define_errors(int nc, int dx, int dr, int vi)
     EXPECT_ERR(ncmpi_put_att_int(nc, 99, "a", NC_INT, 1, &i), NC_ENOTVAR);
     EXPECT_ERR(ncmpi_put_att_int(nc, vi, "bad/att", NC_INT, 1, &i), NC_EBADNAME);
     EXPECT_ERR(ncmpi_put_att_float(nc, vi, "r", NC_SHORT, 1, &(float){1e10f}), NC_ERANGE);
-    (void)f;
 
     EXPECT_ERR(ncmpi_rename_dim(nc, dx, "y"), NC_ENAMEINUSE);
     EXPECT_ERR(ncmpi_rename_dim(nc, 99, "z"), NC_EBADDIM);

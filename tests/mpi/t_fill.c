@@ -11,7 +11,7 @@
  */
 #include "testutil.h"
 
-#define N 6
+#define N 8
 
 static const nc_type all_types[] = {NC_BYTE, NC_CHAR, NC_SHORT, NC_INT,
                                     NC_FLOAT, NC_DOUBLE, NC_UBYTE, NC_USHORT,
@@ -123,7 +123,7 @@ static void redef_fill(const char *path)
     CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_WRITE, MPI_INFO_NULL, &nc));
     CHECK_ERR(ncmpi_inq_dimid(nc, "n", &d));
     CHECK_ERR(ncmpi_inq_varid(nc, "set_int", &vold));
-    CHECK_ERR(ncmpi_put_var_int_all(nc, vold, (int[N]){1, 2, 3, 4, 5, 6}));
+    CHECK_ERR(ncmpi_put_var_int_all(nc, vold, (int[N]){1, 2, 3, 4, 5, 6, 7, 8}));
     CHECK_ERR(tu_sync(nc));
     CHECK_ERR(ncmpi_redef(nc));
     CHECK_ERR(ncmpi_set_fill(nc, NC_FILL, &old));
@@ -191,7 +191,7 @@ int main(int argc, char **argv)
     CHECK(no_fill == 0 && i == -5);
     CHECK_ERR(ncmpi_enddef(nc));
     /* not filled: the fixed variable reads as whatever the disk holds */
-    CHECK_ERR(ncmpi_put_var_int_all(nc, vf, (int[N]){1, 2, 3, 4, 5, 6}));
+    CHECK_ERR(ncmpi_put_var_int_all(nc, vf, (int[N]){1, 2, 3, 4, 5, 6, 7, 8}));
 
     /* fill record 0 of both record variables, then write part of it */
     CHECK_ERR(ncmpi_fill_var_rec(nc, vr, 0));

@@ -51,7 +51,7 @@ static void one_file(const char *path, int cmode, int want_format, MPI_Offset hs
     CHECK_ERR(ncmpi_def_var(nc, "fix_i", NC_INT, 2, dims, &vi));
     dims[0] = dt;
     CHECK_ERR(ncmpi_def_var(nc, "rec_d", NC_DOUBLE, 2, dims, &vd));
-    CHECK_ERR(ncmpi_def_var(nc, "rec_s", NC_INT, 1, dims, &vs));
+    CHECK_ERR(ncmpi_def_var(nc, "rec_i", NC_INT, 1, dims, &vs));
     CHECK_ERR(ncmpi_def_var(nc, "fix_c", NC_CHAR, 1, &dx, &vc));
     CHECK_ERR(ncmpi_def_var(nc, "sc", NC_FLOAT, 0, NULL, &vf));
     CHECK_ERR(ncmpi_put_att_text(nc, NC_GLOBAL, "title", 4, "test"));
@@ -76,7 +76,7 @@ static void one_file(const char *path, int cmode, int want_format, MPI_Offset hs
     CHECK(strcmp(name, "y") == 0 && v == NY);
     CHECK_ERR(ncmpi_inq_dimname(nc, dt, name)); CHECK(strcmp(name, "time") == 0);
     CHECK_ERR(ncmpi_inq_dimlen(nc, dt, &v)); CHECK(v == 0);
-    CHECK_ERR(ncmpi_inq_varid(nc, "rec_s", &n)); CHECK(n == vs);
+    CHECK_ERR(ncmpi_inq_varid(nc, "rec_i", &n)); CHECK(n == vs);
     CHECK_ERR(ncmpi_inq_var(nc, vd, name, &t, &n, ids, &i));
     CHECK(strcmp(name, "rec_d") == 0 && t == NC_DOUBLE && n == 2 && ids[0] == dt && ids[1] == dx && i == 1);
     CHECK_ERR(ncmpi_inq_varname(nc, vc, name)); CHECK(strcmp(name, "fix_c") == 0);
