@@ -248,8 +248,14 @@ static int xfer(MPI_File fh, int collective, int is_write,
                                       (int)ext->nbytes, MPI_BYTE, &st);
         return ncp_io_mpi_err(mpierr, is_write ? NC_EWRITE : NC_EREAD);
     }
-    err = extents_type(ext, &ftype);
-    if (err == NC_NOERR) err = bytes_type(ext->nbytes, &mtype);
+    /* A rank with nothing to move joins with a plain byte view: ROMIO in
+       OpenMPI 4.1 crashes in set_view on an hindexed type of zero blocks. */
+    if (ext->n == 0) {
+        ftype = MPI_BYTE;
+    } else {
+        err = extents_type(ext, &ftype);
+        if (err == NC_NOERR) err = bytes_type(ext->nbytes, &mtype);
+    }
     if (err != NC_NOERR) {
         /* Still take part in the collective with an empty request. */
         if (!collective) goto done;
