@@ -117,16 +117,21 @@ done:
 
 /* --- layout parameters ---------------------------------------------------- */
 
+/* PnetCDF rounds every alignment up to a multiple of 4 (1 -> 4, 6 -> 8). */
+static int64_t align4(int64_t a)
+{
+    return (a + 3) / 4 * 4;
+}
+
 /*
  * Resolve alignment as PnetCDF 1.12 does (measured; see layout.c and
  * docs/notes/pnetcdf-compat.md): hints win over _enddef arguments, which
  * win over the defaults (header extent aligned to 512, variables and the
- * record section to 4).  nc_var_align_size aligns every fixed-size
- * variable and, unless nc_record_align_size is given, the record section;
- * an _enddef v_align of 0 falls back to its r_align.
+ * record section to 4); an _enddef v_align of 0 falls back to its r_align.
+ * The alignments are fixed at the first enddef after create or open; a
+ * later _enddef only contributes its free-space arguments.
  */
-static void resolve_layout(const ncp_dataset *ds,
-                           const ncp_layout_params *forced,
+static void resolve_layout(ncp_dataset *ds, const ncp_layout_params *forced,
                            ncp_layout_params *p)
 {
     const ncp_hints *h = &ds->hints;
@@ -135,12 +140,15 @@ static void resolve_layout(const ncp_dataset *ds,
 
     p->h_minfree = forced ? forced->h_minfree : 0;
     p->v_minfree = forced ? forced->v_minfree : 0;
-    p->h_align = fv > 0 ? fv : (fr > 0 ? fr : 512);
-    if (h->header_align > 0) p->h_align = h->header_align;
+    if (ds->flags & NCP_F_ALIGNED) return;
+    p->h_align = h->header_align > 0 ? h->header_align
+                                     : (fv > 0 ? fv : (fr > 0 ? fr : 512));
     p->v_align = h->var_align > 0 ? h->var_align : 4;
-    p->r_align = fr > 0 ? fr : 4;
-    if (h->var_align > 0) p->r_align = h->var_align;
-    if (h->record_align > 0) p->r_align = h->record_align;
+    p->r_align = h->record_align > 0 ? h->record_align : (fr > 0 ? fr : 4);
+    p->h_align = align4(p->h_align);
+    p->v_align = align4(p->v_align);
+    p->r_align = align4(p->r_align);
+    ds->flags |= NCP_F_ALIGNED;
 }
 
 /* --- moving data after header growth ------------------------------------- */

@@ -35,6 +35,7 @@
 #define NCP_F_CREATED 0x08   /* created by this open (abort deletes) */
 #define NCP_F_WRITE 0x10     /* opened writable */
 #define NCP_F_NUMRECS 0x20   /* numrecs changed since last header write */
+#define NCP_F_ALIGNED 0x40   /* layout alignments fixed (first enddef) */
 
 typedef struct ncp_dataset {
     int ncid;

@@ -1,25 +1,43 @@
 /*
- * layout.c -- where each variable's data begins.
+ * layout.c -- where the header ends and each variable's data begins.
  *
- * The file is: header, free space up to the header extent, the fixed-size
- * variables in definition order, then the record section, in which each
- * record holds one slice of every record variable in definition order.
+ * A classic file is: the header, free space up to the header extent, the
+ * fixed-size variables in definition order, then the record section, whose
+ * records each hold one slice of every record variable in definition
+ * order.  This file owns the arithmetic that places them; it is a pure
+ * function of the header and the alignment parameters.
  *
- * The rules below reproduce what Debian's PnetCDF 1.12.3 does, measured
- * with tests/interop/layout_probe.c (docs/notes/pnetcdf-compat.md):
- *  1. With no variable at all, the header extent is the header size.
- *  2. Otherwise the first variable begins at roundup(roundup(header size +
- *     h_minfree, h_align), v_align); each later fixed-size variable at
- *     roundup(end of the previous, v_align).
- *  3. A variable's vsize is its byte size padded to 4; the record section
- *     begins at roundup(end of the fixed section + v_minfree, r_align).
- *  4. recsize is the sum of the record variables' vsizes, except that a
- *     single record variable is not padded (the classic format's rule).
- *  5. After redef the header extent and the record section never move
- *     toward the start of the file.
- * CDF-1 and CDF-2 hold vsize in 32 bits: a variable too large for that is
- * allowed only as the last fixed-size variable (when there are no record
- * variables) or the last record variable, and its vsize field saturates.
+ * The rules reproduce Debian's PnetCDF 1.12.3 byte for byte; they were
+ * measured with tests/interop/layout_probe.c and are written up, with the
+ * numbers, in docs/notes/pnetcdf-compat.md.  In short (H, V, R, h_minfree,
+ * v_minfree are the fields of ncp_layout_params; "up(x, a)" rounds x up to
+ * a multiple of a):
+ *
+ *  1. Every variable takes mem = up(elements * element size, 4) bytes per
+ *     record (all of it for a fixed-size one).
+ *  2. The header end: pos = up(header size + h_minfree, H) when there is at
+ *     least one variable; with no variable at all, pos = header size (H
+ *     and h_minfree play no part).  After a redef, pos = max(pos, the old
+ *     begin_var).
+ *  3. Fixed-size variable i, in definition order: pos = max(pos, its old
+ *     begin) when it existed before the redef; begin = up(pos, V); then
+ *     pos = begin + mem.  begin_var is the first such begin.
+ *  4. The record section: pos = up(pos + v_minfree, V); after a redef pos =
+ *     max(pos, the old begin_rec); begin_rec = up(pos, R).  Note that V
+ *     applies before the old value is taken into account and R after.
+ *     Record variables follow one another from begin_rec with no further
+ *     alignment.  With no fixed-size variable begin_var = begin_rec.
+ *  5. recsize is the sum of the record variables' mem, except that a lone
+ *     record variable is not padded (3 shorts: recsize 6, vsize field 8).
+ *  6. Size limits (CDF-1 and CDF-2): a variable whose mem exceeds 2^32 - 4
+ *     is allowed only as the last fixed-size variable when there is no
+ *     record variable, or as the last record variable; its vsize field
+ *     then reads 2^32 - 1.  CDF-1 also needs every begin <= 2^31 - 1.
+ *     Anything else is NC_EVARSIZE.  CDF-5 has no limit but int64 range.
+ *
+ * Rules 2-4 together mean that no variable and no section ever moves
+ * toward the start of the file in a redef, so the caller can move data by
+ * copying from the end of the file backward.
  */
 #include <stdint.h>
 
@@ -27,102 +45,159 @@
 #include "ncp_xconv.h"
 #include "pnetcdf.h"
 
-static int64_t roundup(int64_t x, int64_t a)
+/* The largest mem a variable may have when it is not the last of its kind
+ * in a CDF-1/2 file, and the vsize field written for a larger last one. */
+#define NCP_VSIZE_MAX_32 ((int64_t)UINT32_MAX - 3)
+#define NCP_VSIZE_HUGE ((int64_t)UINT32_MAX)
+
+/* Round x up to a multiple of a (a <= 1 leaves x alone). */
+static int roundup(int64_t x, int64_t a, int64_t *out)
 {
-    if (a <= 1) return x;
-    return (x + a - 1) / a * a;
+    int err = NC_NOERR;
+    int64_t r;
+    if (a <= 1) {
+        *out = x;
+        goto done;
+    }
+    r = x % a;
+    if (r == 0) {
+        *out = x;
+        goto done;
+    }
+    if (x > INT64_MAX - (a - r)) {
+        err = NC_EVARSIZE;
+        goto done;
+    }
+    *out = x + (a - r);
+done:
+    return err;
 }
 
-/* The largest vsize a fixed-position variable may have in this format. */
-static int64_t vsize_limit(int format)
+static int add(int64_t x, int64_t y, int64_t *out)
 {
-    if (format == NCP_CDF5) return INT64_MAX;
-    if (format == NCP_CDF2) return (int64_t)UINT32_MAX - 3;
-    return (int64_t)INT32_MAX - 3;
-}
-
-/* Byte size of one variable (one record of it), checked for overflow. */
-static int var_bytes(const ncp_var *v, int64_t *bytes)
-{
-    int64_t xsz = ncp_xtype_size(v->xtype);
-    if (xsz == 0) return NC_EBADTYPE;
-    if (v->nelems_per_rec > (INT64_MAX - 3) / xsz) return NC_EVARSIZE;
-    *bytes = v->nelems_per_rec * xsz;
+    if (y > 0 && x > INT64_MAX - y) return NC_EVARSIZE;
+    *out = x + y;
     return NC_NOERR;
 }
 
-/* Index of the last fixed-size and the last record variable, or -1. */
-static void last_vars(const ncp_header *h, int *last_fix, int *last_rec)
+static int64_t max64(int64_t a, int64_t b)
 {
-    int i;
-    *last_fix = *last_rec = -1;
-    for (i = 0; i < h->nvars; i++) {
-        if (h->vars[i].is_record) *last_rec = i;
-        else *last_fix = i;
-    }
+    return a > b ? a : b;
 }
 
-/* Set every var's vsize; NC_EVARSIZE when one breaks the format limit. */
+/* Unpadded bytes of one variable (one record of a record variable). */
+static int var_bytes(const ncp_var *v, int64_t *bytes)
+{
+    int64_t xs = ncp_xtype_size(v->xtype);
+    if (xs <= 0) return NC_EBADTYPE;
+    if (v->nelems_per_rec < 0 || v->nelems_per_rec > (INT64_MAX - 3) / xs)
+        return NC_EVARSIZE;
+    *bytes = v->nelems_per_rec * xs;
+    return NC_NOERR;
+}
+
+/* Rule 1 for var i: its padded in-memory size. */
+static int var_mem(const ncp_var *v, int64_t *mem)
+{
+    int64_t bytes = 0;
+    int err = var_bytes(v, &bytes);
+    if (err == NC_NOERR) err = roundup(bytes, 4, mem);
+    return err;
+}
+
+/* Count both kinds and set every vsize field (rule 6's sizes). */
 static int size_vars(ncp_header *h)
 {
-    int i, last_fix, last_rec, err;
-    int64_t bytes, limit = vsize_limit(h->format);
-    last_vars(h, &last_fix, &last_rec);
+    int err = NC_NOERR, i, last_fix = -1, last_rec = -1;
+    int64_t mem = 0;
     h->num_rec_vars = h->num_fix_vars = 0;
     for (i = 0; i < h->nvars; i++) {
+        if (h->vars[i].is_record) {
+            last_rec = i;
+            h->num_rec_vars++;
+        } else {
+            last_fix = i;
+            h->num_fix_vars++;
+        }
+    }
+    for (i = 0; i < h->nvars && err == NC_NOERR; i++) {
         ncp_var *v = &h->vars[i];
         int exempt = v->is_record ? i == last_rec
                                   : (i == last_fix && last_rec < 0);
-        if ((err = var_bytes(v, &bytes)) != NC_NOERR) return err;
-        v->vsize = roundup(bytes, 4);
-        if (v->vsize > limit) {
-            if (!exempt) return NC_EVARSIZE;
-            v->vsize = UINT32_MAX; /* the format's "too large" marker */
-        }
-        if (v->is_record) h->num_rec_vars++;
-        else h->num_fix_vars++;
+        if ((err = var_mem(v, &mem)) != NC_NOERR) break;
+        v->vsize = mem;
+        if (h->format == NCP_CDF5 || mem <= NCP_VSIZE_MAX_32) continue;
+        if (!exempt) err = NC_EVARSIZE;
+        else v->vsize = NCP_VSIZE_HUGE;
     }
-    return NC_NOERR;
+    return err;
 }
 
-static int place_fixed(ncp_header *h, const ncp_layout_params *p,
-                       int64_t *end)
+/* The old begin of var i when it existed (same kind) before the redef. */
+static int64_t old_begin(const ncp_header *old, int i, int is_record)
 {
-    int i, err;
-    int64_t pos = h->begin_var, bytes;
-    for (i = 0; i < h->nvars; i++) {
+    if (!old || i >= old->nvars || old->vars[i].is_record != is_record)
+        return 0;
+    return old->vars[i].begin;
+}
+
+/* Rules 2 and 3: place the fixed-size variables; *end is where the fixed
+ * section ends (the header end when there is none). */
+static int place_fixed(ncp_header *h, const ncp_header *old,
+                       const ncp_layout_params *p, int64_t *end)
+{
+    int err = NC_NOERR, i, first = 1;
+    int64_t pos = h->xsz, mem = 0;
+    if (h->nvars > 0) {
+        err = add(h->xsz, p->h_minfree, &pos);
+        if (err == NC_NOERR) err = roundup(pos, p->h_align, &pos);
+    }
+    if (old) pos = max64(pos, old->begin_var);
+    for (i = 0; i < h->nvars && err == NC_NOERR; i++) {
         ncp_var *v = &h->vars[i];
         if (v->is_record) continue;
-        if ((err = var_bytes(v, &bytes)) != NC_NOERR) return err;
-        v->begin = roundup(pos, p->v_align);
-        if (v->begin > INT64_MAX - bytes - 3) return NC_EVARSIZE;
-        pos = v->begin + roundup(bytes, 4);
+        pos = max64(pos, old_begin(old, i, 0));
+        if ((err = roundup(pos, p->v_align, &v->begin)) != NC_NOERR) break;
+        if ((err = var_mem(v, &mem)) != NC_NOERR) break;
+        if ((err = add(v->begin, mem, &pos)) != NC_NOERR) break;
+        if (first) h->begin_var = v->begin;
+        first = 0;
     }
     *end = pos;
-    return NC_NOERR;
+    return err;
 }
 
-static int place_records(ncp_header *h)
+/* Rules 4 and 5: the record section and recsize. */
+static int place_records(ncp_header *h, const ncp_header *old,
+                         const ncp_layout_params *p, int64_t end_fixed)
 {
-    int i, err;
-    int64_t pos = h->begin_rec, bytes, one = 0;
+    int err, i;
+    int64_t pos = 0, mem = 0, bytes = 0;
+    err = add(end_fixed, p->v_minfree, &pos);
+    if (err == NC_NOERR) err = roundup(pos, p->v_align, &pos);
+    if (err == NC_NOERR && old) pos = max64(pos, old->begin_rec);
+    if (err == NC_NOERR) err = roundup(pos, p->r_align, &h->begin_rec);
+    if (err != NC_NOERR) goto done;
+    if (h->num_fix_vars == 0) h->begin_var = h->begin_rec;
+    pos = h->begin_rec;
     h->recsize = 0;
-    for (i = 0; i < h->nvars; i++) {
+    for (i = 0; i < h->nvars && err == NC_NOERR; i++) {
         ncp_var *v = &h->vars[i];
         if (!v->is_record) continue;
-        if ((err = var_bytes(v, &bytes)) != NC_NOERR) return err;
         v->begin = pos;
-        pos += roundup(bytes, 4);
-        h->recsize += roundup(bytes, 4);
-        one = bytes;
+        err = var_mem(v, &mem);
+        if (err == NC_NOERR) err = add(pos, mem, &pos);
+        if (err == NC_NOERR) err = add(h->recsize, mem, &h->recsize);
+        if (err == NC_NOERR && h->num_rec_vars == 1)
+            err = var_bytes(v, &bytes);
     }
-    if (h->num_rec_vars == 1) h->recsize = one;
-    return NC_NOERR;
+    if (err == NC_NOERR && h->num_rec_vars == 1) h->recsize = bytes;
+done:
+    return err;
 }
 
-/* CDF-1 stores begins in 32 bits (signed, as the classic library reads
- * them). */
-static int check_offsets(const ncp_header *h)
+/* Rule 6's CDF-1 part: begins are signed 32-bit there. */
+static int check_begins(const ncp_header *h)
 {
     int i;
     if (h->format != NCP_CDF1) return NC_NOERR;
@@ -137,20 +212,10 @@ int ncp_layout_compute(ncp_header *h, const ncp_header *old,
     int err;
     int64_t end_fixed = 0;
 
-    if ((err = size_vars(h)) != NC_NOERR) return err;
-    if ((err = ncp_header_encoded_size(h, &h->xsz)) != NC_NOERR) return err;
-    if (h->nvars == 0) {
-        h->begin_var = h->begin_rec = h->xsz;
-        h->recsize = 0;
-        return NC_NOERR;
-    }
-    h->begin_var = roundup(roundup(h->xsz + p->h_minfree, p->h_align),
-                           p->v_align);
-    if (old && old->begin_var > h->begin_var) h->begin_var = old->begin_var;
-    if ((err = place_fixed(h, p, &end_fixed)) != NC_NOERR) return err;
-    h->begin_rec = roundup(end_fixed + p->v_minfree, p->r_align);
-    if (old && old->num_rec_vars > 0 && old->begin_rec > h->begin_rec)
-        h->begin_rec = old->begin_rec;
-    if ((err = place_records(h)) != NC_NOERR) return err;
-    return check_offsets(h);
+    err = size_vars(h);
+    if (err == NC_NOERR) err = ncp_header_encoded_size(h, &h->xsz);
+    if (err == NC_NOERR) err = place_fixed(h, old, p, &end_fixed);
+    if (err == NC_NOERR) err = place_records(h, old, p, end_fixed);
+    if (err == NC_NOERR) err = check_begins(h);
+    return err;
 }

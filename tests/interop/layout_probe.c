@@ -23,6 +23,7 @@
  * A report line reads "NAME: hsize=H ext=E recsize=R v1=O1 v2=O2 ...".
  * A failed call prints "NAME: STEP -> error CODE" and ends the case.
  */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

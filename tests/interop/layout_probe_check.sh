@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# layout_probe_check.sh -- ctest interop.layout_probe: ncpario must place
+# the header and every variable exactly where PnetCDF does.
+#
+#   layout_probe_check.sh PROBE_NCPARIO PROBE_PNETCDF WORKDIR [NP]
+#
+# Both arguments are tests/interop/layout_probe.c, built once against
+# ncpario and once against PnetCDF.  Each runs on NP ranks (default 1) with
+# its files under WORKDIR; their outputs (one line per case: header size,
+# extent, recsize, every variable's offset) must be identical.
+set -uo pipefail
+
+if [ $# -lt 3 ] || [ $# -gt 4 ]; then
+    echo "usage: $0 PROBE_NCPARIO PROBE_PNETCDF WORKDIR [NP]" >&2
+    exit 2
+fi
+ours=$1 theirs=$2 work=$3 np=${4:-1}
+limit=${NCP_RUN_TIMEOUT:-120}
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_mpi_yield_when_idle=1
+export LC_ALL=C
+# the probe sets its hints itself; inherited ones would skew both sides
+unset PNETCDF_HINTS
+
+mkdir -p "$work/ours" "$work/theirs" || exit 1
+timeout "$limit" mpirun --oversubscribe -np "$np" "$ours" "$work/ours" \
+    > "$work/ours.txt" 2>&1 || { echo "FAIL: $ours did not finish"; exit 1; }
+timeout "$limit" mpirun --oversubscribe -np "$np" "$theirs" "$work/theirs" \
+    > "$work/theirs.txt" 2>&1 || { echo "FAIL: $theirs did not finish"; exit 1; }
+if ! diff -u "$work/theirs.txt" "$work/ours.txt"; then
+    echo "FAIL: layouts differ (- PnetCDF, + ncpario)"
+    exit 1
+fi
+echo "PASS: $(wc -l < "$work/ours.txt") layout cases identical"
