@@ -186,13 +186,19 @@ static int move_add(move_list *m, int64_t from, int64_t to, int64_t len)
     return NC_NOERR;
 }
 
-/* Bytes of one variable's data (one record's worth for record vars). */
-static int64_t var_bytes(const ncp_var *v)
+/* A fixed variable's bytes with its padding to 4, as PnetCDF moves it
+ * (vsize itself may be clamped on CDF-1/2, so it is recomputed). */
+static int64_t padded_bytes(const ncp_var *v)
 {
-    return v->nelems_per_rec * ncp_xtype_size(v->xtype);
+    return (v->nelems_per_rec * ncp_xtype_size(v->xtype) + 3) & ~(int64_t)3;
 }
 
-/* Pieces in ascending source order: fixed vars, then each record. */
+/*
+ * Pieces in ascending source order: the fixed variables, each with its
+ * padding, then each old record whole (old recsize bytes, padding and all).
+ * Copying exactly these ranges, as PnetCDF does, makes the moved file
+ * byte-identical to PnetCDF's, stale bytes in gaps included.
+ */
 static int plan_move(const ncp_header *old, const ncp_header *nw,
                      move_list *m)
 {
@@ -201,27 +207,31 @@ static int plan_move(const ncp_header *old, const ncp_header *nw,
     for (i = 0; i < old->nvars && err == NC_NOERR; i++) {
         const ncp_var *ov = &old->vars[i];
         if (!ov->is_record)
-            err = move_add(m, ov->begin, nw->vars[i].begin, var_bytes(ov));
+            err = move_add(m, ov->begin, nw->vars[i].begin, padded_bytes(ov));
     }
-    for (r = 0; r < old->numrecs && err == NC_NOERR; r++) {
-        for (i = 0; i < old->nvars && err == NC_NOERR; i++) {
-            const ncp_var *ov = &old->vars[i];
-            if (ov->is_record)
-                err = move_add(m, ov->begin + r * old->recsize,
-                               nw->vars[i].begin + r * nw->recsize,
-                               var_bytes(ov));
-        }
-    }
+    for (r = 0; r < old->numrecs && err == NC_NOERR; r++)
+        err = move_add(m, old->begin_rec + r * old->recsize,
+                       nw->begin_rec + r * nw->recsize, old->recsize);
     return err;
+}
+
+/* Bytes of [from, from+len) that lie before the old end of file. */
+static int64_t clamp_to_eof(int64_t from, int64_t len, int64_t eof)
+{
+    if (from >= eof) return 0;
+    return from + len > eof ? eof - from : len;
 }
 
 /*
  * Copy pieces from the end of the file toward its start, in rounds of one
  * chunk per rank; within a round every read finishes (barrier) before any
  * write.  Destinations never precede sources, so a write can only land on
- * bytes that an earlier round already copied.
+ * bytes that an earlier round already copied.  Only bytes that existed in
+ * the old file are read and written: a NOFILL file is not zero-extended,
+ * and a read never sees data an earlier round moved past the old end.
  */
-static int run_move(ncp_dataset *ds, const move_list *m, void *buf)
+static int run_move(ncp_dataset *ds, const move_list *m, void *buf,
+                    int64_t eof)
 {
     int err = NC_NOERR;
     int64_t pi = m->n - 1, left = pi >= 0 ? m->p[pi].len : 0;
@@ -235,20 +245,27 @@ static int run_move(ncp_dataset *ds, const move_list *m, void *buf)
             if (k == ds->rank) {
                 from = m->p[pi].from + left - l;
                 to = m->p[pi].to + left - l;
-                len = l;
+                len = clamp_to_eof(from, l, eof);
             }
             left -= l;
             if (left == 0 && --pi >= 0) left = m->p[pi].len;
         }
-        if (from >= 0) err = ncp_io_read_at(&ds->file, from, buf, len, &got);
-        /* Bytes past the end of a short (NOFILL) file read as zeros. */
-        if (from >= 0 && err == NC_NOERR && got < len)
-            memset((char *)buf + got, 0, (size_t)(len - got));
+        if (len > 0) err = ncp_io_read_at(&ds->file, from, buf, len, &got);
         MPI_Barrier(ds->comm);
-        if (from >= 0 && err == NC_NOERR)
-            err = ncp_io_write_at(&ds->file, to, buf, len);
+        if (got > 0 && err == NC_NOERR)
+            err = ncp_io_write_at(&ds->file, to, buf, got);
         MPI_Barrier(ds->comm);
     }
+    return ncp_agree(ds->comm, err);
+}
+
+/* The file's size as rank 0 sees it, on every rank. */
+static int shared_file_size(ncp_dataset *ds, int64_t *size)
+{
+    MPI_Offset sz = 0;
+    int err = ds->rank == 0 ? ncp_io_get_size(&ds->file, &sz) : NC_NOERR;
+    MPI_Bcast(&sz, 1, MPI_OFFSET, 0, ds->comm);
+    *size = (int64_t)sz;
     return ncp_agree(ds->comm, err);
 }
 
@@ -257,11 +274,15 @@ static int move_data(ncp_dataset *ds)
     int err;
     move_list m = {0, 0, NULL};
     void *buf = NULL;
+    int64_t eof = 0;
+    /* Every rank has passed the consistency check's collectives, so the
+       writes made before redef are all in the file. */
+    if ((err = shared_file_size(ds, &eof)) != NC_NOERR) return err;
     err = plan_move(ds->on_disk, &ds->hdr, &m);
     if (err == NC_NOERR && m.n > 0 && !(buf = malloc(NCP_MOVE_CHUNK)))
         err = NC_ENOMEM;
     err = ncp_agree(ds->comm, err);
-    if (err == NC_NOERR) err = run_move(ds, &m, buf);
+    if (err == NC_NOERR) err = run_move(ds, &m, buf, eof);
     free(buf);
     free(m.p);
     return err;
@@ -284,8 +305,8 @@ int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced)
         return consistency; /* not a mismatch: a real failure */
     if (ds->on_disk) err = move_data(ds);
     if (err == NC_NOERR) err = ncp_header_write(ds);
-    if (err == NC_NOERR && (ds->flags & NCP_F_FILL))
-        err = ncp_fill_fixed_vars(ds, first_new_var);
+    if (err == NC_NOERR)
+        err = ncp_fill_new_vars(ds, first_new_var);
     if (err == NC_NOERR) MPI_Barrier(ds->comm);
     if (ds->on_disk) {
         ncp_header_free(ds->on_disk);

@@ -70,14 +70,28 @@ static int fill_range(ncp_dataset *ds, const ncp_var *v, int64_t start,
     return err;
 }
 
-int ncp_fill_fixed_vars(ncp_dataset *ds, int from_var)
+/* Fill one record variable in records [0, nrecs), one record at a time. */
+static int fill_existing_records(ncp_dataset *ds, const ncp_var *v,
+                                 int64_t nrecs)
+{
+    int err = NC_NOERR;
+    int64_t r, bytes = v->nelems_per_rec * ncp_xtype_size(v->xtype);
+    for (r = 0; r < nrecs && err == NC_NOERR; r++)
+        err = fill_range(ds, v, v->begin + r * ds->hdr.recsize, bytes);
+    return err;
+}
+
+int ncp_fill_new_vars(ncp_dataset *ds, int from_var)
 {
     int err = NC_NOERR, i;
     for (i = from_var; i < ds->hdr.nvars && err == NC_NOERR; i++) {
         const ncp_var *v = &ds->hdr.vars[i];
-        if (v->is_record || !var_fill_on(ds, v)) continue;
-        err = fill_range(ds, v, v->begin,
-                         v->nelems_per_rec * ncp_xtype_size(v->xtype));
+        if (!var_fill_on(ds, v)) continue;
+        if (v->is_record)
+            err = fill_existing_records(ds, v, ds->hdr.numrecs);
+        else
+            err = fill_range(ds, v, v->begin,
+                             v->nelems_per_rec * ncp_xtype_size(v->xtype));
     }
     return err;
 }

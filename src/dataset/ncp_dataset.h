@@ -80,7 +80,10 @@ int ncp_header_read(ncp_dataset *ds);  /* collective; rank 0 reads, bcast */
 int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);
 
 /* --- fill.c --------------------------------------------------------------- */
-int ncp_fill_fixed_vars(ncp_dataset *ds, int from_var);
+/* Fill variables from_var.. that have fill on (enddef: all variables after
+ * create, only those defined in this redef otherwise): fixed ones whole,
+ * record ones in every record the file already has. */
+int ncp_fill_new_vars(ncp_dataset *ds, int from_var);
 /* The fill value of var in external form (xsize bytes into out). */
 void ncp_var_fill_value(const ncp_var *v, void *out);
 
