@@ -46,15 +46,24 @@ int ncp_numrecs_write(ncp_dataset *ds)
     return err;
 }
 
+/*
+ * One allreduce in the common case: every collective put and every close
+ * comes here, and on an oversubscribed node each collective round costs a
+ * scheduler slice.  Only when the count changed does rank 0 write it, and
+ * only then do the ranks agree on that write's outcome.
+ */
 int ncp_numrecs_agree(ncp_dataset *ds)
 {
-    long long mine = (long long)ds->hdr.numrecs, max = mine;
-    int err = NC_NOERR, changed;
-    MPI_Allreduce(&mine, &max, 1, MPI_LONG_LONG, MPI_MAX, ds->comm);
-    changed = max != mine || (ds->flags & NCP_F_NUMRECS);
-    MPI_Allreduce(MPI_IN_PLACE, &changed, 1, MPI_INT, MPI_LOR, ds->comm);
-    ds->hdr.numrecs = max;
-    if (changed && (ds->flags & NCP_F_WRITE)) err = ncp_numrecs_write(ds);
+    /* max numrecs, -min numrecs, whether any rank grew it: one MPI_MAX */
+    long long mine[3], all[3];
+    int err = NC_NOERR;
+    mine[0] = (long long)ds->hdr.numrecs;
+    mine[1] = -mine[0];
+    mine[2] = (ds->flags & NCP_F_NUMRECS) ? 1 : 0;
+    MPI_Allreduce(mine, all, 3, MPI_LONG_LONG, MPI_MAX, ds->comm);
     ds->flags &= ~NCP_F_NUMRECS;
+    if (all[0] == -all[1] && all[2] == 0) return NC_NOERR; /* no change */
+    ds->hdr.numrecs = all[0];
+    if (ds->flags & NCP_F_WRITE) err = ncp_numrecs_write(ds);
     return ncp_agree(ds->comm, err);
 }
