@@ -642,6 +642,9 @@ static int derive(ncp_header *h, int64_t xsz)
     h->recsize = recsize;
     h->begin_rec = rec_first >= 0 ? rec_first : fix_end;
     h->begin_var = fix_first >= 0 ? fix_first : h->begin_rec;
+    /* No variable: nothing places the extent, and PnetCDF 1.12 reports 0
+       (a later redef lays the file out afresh from the header size). */
+    if (h->nvars == 0) h->begin_var = h->begin_rec = 0;
     if (recsize > 0 && h->numrecs > (INT64_MAX - h->begin_rec) / recsize)
         err = NC_ENOTNC; /* the records' end would not fit a file offset */
 done:

@@ -8,6 +8,7 @@
  */
 #include "ncp_hints.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +59,39 @@ static int take_user_info(MPI_Info user, ncp_hints *h, MPI_Info info)
     return err;
 }
 
-/* PNETCDF_HINTS="k=v;k=v": entries without '=' are ignored. */
+/* Strip blanks at both ends of s, in place. */
+static char *trim(char *s)
+{
+    char *end;
+    while (isspace((unsigned char)*s)) s++;
+    end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1])) *--end = '\0';
+    return s;
+}
+
+/*
+ * One PNETCDF_HINTS entry, already trimmed: "key=value".  As in PnetCDF, an
+ * entry with no '=', an empty key, or blanks next to the '=' is skipped
+ * with a warning, so a typo never silently changes another hint.
+ */
+static int take_entry(ncp_hints *h, MPI_Info info, char *entry)
+{
+    char *eq = strchr(entry, '=');
+    size_t klen = eq ? (size_t)(eq - entry) : 0;
+    if (!*entry) return NC_NOERR; /* ";;" or a trailing ';' */
+    if (!eq || klen == 0 || isspace((unsigned char)entry[klen - 1]) ||
+        isspace((unsigned char)eq[1]) || eq[1] == '\0') {
+        fprintf(stderr, "ncpario: PNETCDF_HINTS entry '%s' ignored "
+                        "(expected key=value, no blanks around '=')\n",
+                entry);
+        return NC_NOERR;
+    }
+    *eq = '\0';
+    MPI_Info_set(info, entry, eq + 1);
+    return apply_key(h, entry, eq + 1);
+}
+
+/* PNETCDF_HINTS="key=value;key=value", blanks allowed around entries. */
 static int take_env(ncp_hints *h, MPI_Info info)
 {
     int err = NC_NOERR;
@@ -68,13 +101,8 @@ static int take_env(ncp_hints *h, MPI_Info info)
     copy = strdup(env);
     if (!copy) return NC_ENOMEM;
     for (tok = strtok_r(copy, ";", &save); tok && err == NC_NOERR;
-         tok = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq || eq == tok) continue;
-        *eq = '\0';
-        MPI_Info_set(info, tok, eq + 1);
-        err = apply_key(h, tok, eq + 1);
-    }
+         tok = strtok_r(NULL, ";", &save))
+        err = take_entry(h, info, trim(tok));
     free(copy);
     return err;
 }

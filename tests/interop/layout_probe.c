@@ -23,7 +23,7 @@
  * A report line reads "NAME: hsize=H ext=E recsize=R v1=O1 v2=O2 ...".
  * A failed call prints "NAME: STEP -> error CODE" and ends the case.
  */
-#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#define _POSIX_C_SOURCE 200809L /* strtok_r, setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +142,19 @@ static const probe_case cases[] = {
     {"O_reopen_R64", {"create 0", SCHEMA_A, "_enddef 0 0 5000 0",
                       "reopen nc_record_align_size=64", "redef", "enddef",
                       "report"}},
+    {"O_reopen_novars", {"create 0", "dim x 3", "gatt g 10", "enddef",
+                         "reopen", "report"}},
+    {"O_reopen_novars_grow", {"create 0", "dim x 3", "enddef", "reopen",
+                              "redef", "var a int x", "enddef", "report"}},
+    /* 4b. PNETCDF_HINTS: spaces around entries, bad values, precedence */
+    {"P_env_V64", {"create 0", SCHEMA_A, "enddef", "report"}},
+    {"P_env_spaces", {"create 0", SCHEMA_A, "enddef", "report"}},
+    {"P_env_eq_spaces", {"create 0", SCHEMA_A, "enddef", "report"}},
+    {"P_env_bad", {"create 0", SCHEMA_A, "enddef", "report"}},
+    {"P_env_over_info", {"create 0 nc_header_align_size=1024", SCHEMA_A,
+                         "_enddef 0 100 0 0", "report"}},
+    {"P_env_reopen", {"create 0", SCHEMA_A, "enddef", "reopen", "redef",
+                      "gatt g 400", "enddef", "report"}},
     /* 5. size limits (no data is written, so the files stay small) */
     {"L_cdf2_last_4G", {"create 0x200", "dim x 3", "dim y 1073741824",
                         "var a byte x", "var b int y", "enddef", "report"}},
@@ -281,6 +294,26 @@ static int step(probe_state *st, const char *name, char **tok, int ntok)
     return err;
 }
 
+/* PNETCDF_HINTS set for a case (by name); every other case runs without. */
+static const struct {
+    const char *name, *env;
+} case_env[] = {
+    {"P_env_V64", "nc_var_align_size=64"},
+    {"P_env_spaces", " nc_var_align_size=64 ; nc_record_align_size=1024;"},
+    {"P_env_eq_spaces", "nc_var_align_size = 64;nc_record_align_size=256"},
+    {"P_env_bad", "nc_var_align_size=abc;nc_header_align_size=-5;junk;=7"},
+    {"P_env_over_info", "nc_header_align_size=2048"},
+    {"P_env_reopen", "nc_var_align_size=128"},
+};
+
+static const char *env_of(const char *name)
+{
+    size_t i;
+    for (i = 0; i < sizeof case_env / sizeof case_env[0]; i++)
+        if (strcmp(case_env[i].name, name) == 0) return case_env[i].env;
+    return NULL;
+}
+
 static void run_case(const probe_case *c, const char *dir, int rank)
 {
     char path[4096], buf[256];
@@ -292,6 +325,10 @@ static void run_case(const probe_case *c, const char *dir, int rank)
     st.open = 0;
     st.rank = rank;
     st.path = path;
+    if (env_of(c->name))
+        setenv("PNETCDF_HINTS", env_of(c->name), 1);
+    else
+        unsetenv("PNETCDF_HINTS");
     for (s = 0; s < MAX_STEPS && c->steps[s] && !err; s++) {
         snprintf(buf, sizeof buf, "%s", c->steps[s]);
         ntok = 0;
