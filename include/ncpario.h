@@ -20,6 +20,35 @@
 extern "C" {
 #endif
 
+/*
+ * Per-dataset counters, kept from open/create to close.  Data calls only:
+ * mpiio_*_calls count the MPI-IO data calls the engine issued (a blocking
+ * put is one, a wait_all with puts and gets two), extents_posted the file
+ * extents the requests produced and extents_issued those left after
+ * sorting, overlap folding and coalescing.  Times are wall-clock seconds
+ * on this rank, summed: open (create/open), define (define mode, enddef
+ * included), post (building requests: validation and conversion), wait
+ * (moving bytes: every flush, blocking calls included) and close.
+ */
+typedef struct ncpario_profile {
+    long long mpiio_write_calls;
+    long long mpiio_read_calls;
+    long long extents_posted;
+    long long extents_issued;
+    long long bytes_written;
+    long long bytes_read;
+    double time_open;
+    double time_define;
+    double time_post;
+    double time_wait;
+    double time_close;
+} ncpario_profile;
+
+/* Copy the dataset's counters to *prof.  NC_EBADID for an unknown ncid.
+ * With NCPARIO_PROFILE=1 in the environment, rank 0 prints them to stderr
+ * at close (and every rank's sums, reduced). */
+extern int ncpario_inq_profile(int ncid, ncpario_profile *prof);
+
 /* The version of the library actually linked, e.g. "0.1.0"; compare it with
    NCPARIO_VERSION to detect a header/library mismatch. */
 extern const char *ncpario_version(void);

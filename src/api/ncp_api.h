@@ -16,6 +16,7 @@
 #define NCP_API_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "pnetcdf.h"
 #include "../dataset/ncp_entry.h"
@@ -48,22 +49,24 @@
     X(ubyte, unsigned char, NCP_M_UCHAR, MPI_UNSIGNED_CHAR)
 
 /*
- * Describe one blocking data call and run it.  Unused subarray vectors are
- * NULL; typed forms pass bufcount -1 ("as many elements as the subarray
- * selects") and the MPI datatype of their C type; flexible forms pass the
- * caller's bufcount/buftype and NCP_M_FLEX.  buf loses its const here, once,
+ * Describe one data call.  Unused subarray vectors are NULL; typed forms
+ * pass bufcount -1 ("as many elements as the subarray selects") and the
+ * MPI datatype of their C type; flexible forms pass the caller's
+ * bufcount/buftype and NCP_M_FLEX.  buf loses its const here, once,
  * because ncp_data_args carries one pointer for puts and gets alike.
  */
-static inline int ncp_api_data(int ncid, int varid, ncp_shape_kind kind,
-                               const MPI_Offset *start,
-                               const MPI_Offset *count,
-                               const MPI_Offset *stride,
-                               const MPI_Offset *imap, const void *buf,
-                               MPI_Offset bufcount, MPI_Datatype buftype,
-                               int mtype, int is_put, int collective)
+static inline ncp_data_args ncp_api_args(int ncid, int varid,
+                                         ncp_shape_kind kind,
+                                         const MPI_Offset *start,
+                                         const MPI_Offset *count,
+                                         const MPI_Offset *stride,
+                                         const MPI_Offset *imap,
+                                         const void *buf, MPI_Offset bufcount,
+                                         MPI_Datatype buftype, int mtype,
+                                         int is_put, int collective)
 {
     ncp_data_args a;
-
+    memset(&a, 0, sizeof a);
     a.ncid = ncid;
     a.varid = varid;
     a.kind = kind;
@@ -77,7 +80,55 @@ static inline int ncp_api_data(int ncid, int varid, ncp_shape_kind kind,
     a.mtype = mtype;
     a.is_put = is_put;
     a.collective = collective;
+    return a;
+}
+
+/* A blocking call of one subarray. */
+static inline int ncp_api_data(int ncid, int varid, ncp_shape_kind kind,
+                               const MPI_Offset *start,
+                               const MPI_Offset *count,
+                               const MPI_Offset *stride,
+                               const MPI_Offset *imap, const void *buf,
+                               MPI_Offset bufcount, MPI_Datatype buftype,
+                               int mtype, int is_put, int collective)
+{
+    ncp_data_args a = ncp_api_args(ncid, varid, kind, start, count, stride,
+                                   imap, buf, bufcount, buftype, mtype,
+                                   is_put, collective);
     return ncp_data_access(&a);
+}
+
+/* A nonblocking post (iput, iget; bput when is_bput) of one subarray. */
+static inline int ncp_api_post(int ncid, int varid, ncp_shape_kind kind,
+                               const MPI_Offset *start,
+                               const MPI_Offset *count,
+                               const MPI_Offset *stride,
+                               const MPI_Offset *imap, const void *buf,
+                               MPI_Offset bufcount, MPI_Datatype buftype,
+                               int mtype, int is_put, int is_bput, int *req)
+{
+    ncp_data_args a = ncp_api_args(ncid, varid, kind, start, count, stride,
+                                   imap, buf, bufcount, buftype, mtype,
+                                   is_put, 0);
+    return ncp_data_post(&a, is_bput, req);
+}
+
+/* num subarrays of one variable and one buffer: blocking when req is
+ * NULL (collective as given), else posted (bput when is_bput). */
+static inline int ncp_api_varn(int ncid, int varid, int num,
+                               MPI_Offset *const *starts,
+                               MPI_Offset *const *counts, const void *buf,
+                               MPI_Offset bufcount, MPI_Datatype buftype,
+                               int mtype, int is_put, int collective,
+                               int is_bput, int *req)
+{
+    ncp_data_args a = ncp_api_args(ncid, varid, NCP_SHAPE_VARN, NULL, NULL,
+                                   NULL, NULL, buf, bufcount, buftype, mtype,
+                                   is_put, collective);
+    a.num = num;
+    a.starts = starts;
+    a.counts = counts;
+    return req ? ncp_data_post(&a, is_bput, req) : ncp_data_access(&a);
 }
 
 #endif /* NCP_API_H */

@@ -314,6 +314,7 @@ int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced)
         ds->on_disk = NULL;
     }
     ds->flags &= ~(NCP_F_DEFINE | NCP_F_INDEP);
+    ds->prof.time_define += MPI_Wtime() - ds->define_since;
     return err != NC_NOERR ? err : consistency;
 }
 
@@ -362,5 +363,6 @@ int ncmpi_redef(int ncid)
     }
     ds->on_disk = snap;
     ds->flags |= NCP_F_DEFINE;
+    ds->define_since = MPI_Wtime();
     return NC_NOERR;
 }

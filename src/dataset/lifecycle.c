@@ -43,6 +43,7 @@ static int format_of_cmode(int cmode)
 static void dataset_free(ncp_dataset *ds)
 {
     if (!ds) return;
+    ncp_queue_discard(ds);
     ncp_header_free(&ds->hdr);
     if (ds->on_disk) {
         ncp_header_free(ds->on_disk);
@@ -63,6 +64,8 @@ static int dataset_new(MPI_Comm comm, int cmode, ncp_dataset **out)
     MPI_Comm_rank(ds->comm, &ds->rank);
     MPI_Comm_size(ds->comm, &ds->nprocs);
     ncp_header_init(&ds->hdr, NCP_CDF1);
+    ncp_queue_init(&ds->queue);
+    ds->define_since = MPI_Wtime();
     *out = ds;
     return NC_NOERR;
 }
@@ -95,6 +98,7 @@ int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
     int err, mode_err;
     ncp_dataset *ds = NULL;
     MPI_Info mpi_info = MPI_INFO_NULL;
+    double t0 = MPI_Wtime();
 
     err = (!path || !ncidp) ? NC_EINVAL : NC_NOERR;
     err = ncp_agree(comm, err);
@@ -120,6 +124,8 @@ done:
         return err;
     }
     *ncidp = ds->ncid;
+    ds->prof.time_open = MPI_Wtime() - t0;
+    ds->define_since = MPI_Wtime();
     return mode_err;
 }
 
@@ -129,6 +135,7 @@ int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
     int err, mode_err;
     ncp_dataset *ds = NULL;
     MPI_Info mpi_info = MPI_INFO_NULL;
+    double t0 = MPI_Wtime();
 
     err = (!path || !ncidp) ? NC_EINVAL : NC_NOERR;
     err = ncp_agree(comm, err);
@@ -154,6 +161,8 @@ done:
         return err;
     }
     *ncidp = ds->ncid;
+    ds->prof.time_open = MPI_Wtime() - t0;
+    ds->define_since = MPI_Wtime();
     return mode_err;
 }
 
@@ -169,9 +178,14 @@ static int settle_data_mode(ncp_dataset *ds)
 
 int ncmpi_close(int ncid)
 {
-    int err, err2;
+    int err, err2, pending;
     ncp_dataset *ds;
+    char *path;
+    double t0 = MPI_Wtime();
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    path = ds->file.path ? strdup(ds->file.path) : NULL; /* for the report */
+    /* Requests never waited for are cancelled, and said so. */
+    pending = ncp_queue_discard(ds);
     if (ds->flags & NCP_F_DEFINE)
         err = ncp_enddef(ds, NULL);
     else
@@ -179,6 +193,10 @@ int ncmpi_close(int ncid)
     err2 = ncp_io_close(&ds->file);
     if (err == NC_NOERR) err = err2;
     err = ncp_agree(ds->comm, err);
+    if (err == NC_NOERR && pending > 0) err = NC_EPENDING;
+    ds->prof.time_close = MPI_Wtime() - t0;
+    ncp_profile_report(ds, path);
+    free(path);
     ncp_dataset_remove(ds);
     dataset_free(ds);
     return err;

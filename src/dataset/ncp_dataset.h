@@ -28,6 +28,8 @@
 #include "ncp_entry.h"
 #include "../io/ncp_io.h"
 #include "../util/ncp_hints.h"
+#include "../engine/ncp_engine.h"
+#include "ncpario.h"
 
 #define NCP_F_DEFINE 0x01    /* in define mode */
 #define NCP_F_INDEP 0x02     /* in independent data mode */
@@ -52,6 +54,9 @@ typedef struct ncp_dataset {
     ncp_layout_params layout;   /* as last used by enddef */
     int64_t put_bytes;          /* for ncmpi_inq_put_size */
     int64_t get_bytes;
+    ncp_queue queue;            /* posted iput/iget/bput, attached buffer */
+    ncpario_profile prof;       /* ncpario_inq_profile */
+    double define_since;        /* MPI_Wtime when define mode began */
 } ncp_dataset;
 
 /* --- table.c: the open-dataset table ------------------------------------ */
@@ -75,6 +80,11 @@ int ncp_numrecs_write(ncp_dataset *ds);
 /* --- header I/O (header_io.c) -------------------------------------------- */
 int ncp_header_write(ncp_dataset *ds); /* collective; rank 0 writes */
 int ncp_header_read(ncp_dataset *ds);  /* collective; rank 0 reads, bcast */
+
+/* --- profile.c ------------------------------------------------------------ */
+/* With NCPARIO_PROFILE=1: the counters of every rank, reduced, printed to
+ * stderr by rank 0.  Collective (called by close). */
+void ncp_profile_report(ncp_dataset *ds, const char *path);
 
 /* --- enddef.c ------------------------------------------------------------- */
 int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);

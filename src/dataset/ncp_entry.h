@@ -17,7 +17,9 @@ typedef enum ncp_shape_kind {
     NCP_SHAPE_VAR1,    /* one element: start */
     NCP_SHAPE_VARA,    /* start, count */
     NCP_SHAPE_VARS,    /* start, count, stride */
-    NCP_SHAPE_VARM     /* start, count, stride, imap */
+    NCP_SHAPE_VARM,    /* start, count, stride, imap */
+    NCP_SHAPE_VARN     /* num subarrays: starts[i], counts[i] (or single
+                          elements when counts is NULL), one buffer */
 } ncp_shape_kind;
 
 /* mtype value for the flexible form: the element type comes from buftype. */
@@ -37,10 +39,23 @@ typedef struct ncp_data_args {
     int mtype;                /* ncp_mtype, or NCP_M_FLEX */
     int is_put;
     int collective;
+    int num;                  /* NCP_SHAPE_VARN only */
+    MPI_Offset *const *starts;
+    MPI_Offset *const *counts;
 } ncp_data_args;
 
-/* One blocking put or get; the whole data family funnels here. */
+/* One blocking put or get (any shape, varn included); the whole blocking
+ * data family funnels here. */
 int ncp_data_access(const ncp_data_args *a);
+
+/* iput/iget (bput: is_bput) of one call; *reqid gets the request id. */
+int ncp_data_post(const ncp_data_args *a, int is_bput, int *reqid);
+
+/* mput/mget: n calls on dataset ncid (every a[i] with the same ncid,
+ * is_put and collective), flushed together in one MPI-IO call.  A
+ * collective call with n == 0 still joins the others' I/O. */
+int ncp_data_multi(int ncid, int is_put, int collective,
+                   const ncp_data_args *a, int n);
 
 /*
  * Attribute values.  mtype is the memory type of buf; NCP_M_FLEX here means

@@ -1,7 +1,12 @@
 /*
- * ncp_engine.h -- from a validated request to one MPI-IO call.  Today a
- * blocking call is a queue of one, flushed at once; the nonblocking queue
- * (iput/iget/bput, mput, varn) extends the same path.
+ * ncp_engine.h -- from validated requests to one MPI-IO call.
+ *
+ * Every data call becomes one or more ops (ncp_op: a variable, a subarray,
+ * the user's buffer and, for puts, the external bytes).  A blocking call
+ * builds its ops and flushes them at once; iput/iget/bput queue them on the
+ * dataset until wait/wait_all; mput and varn build several and flush them
+ * together.  A flush (flush.c) merges the ops' file extents in file order
+ * and moves all puts in ONE MPI-IO write and all gets in ONE read.
  */
 #ifndef NCP_ENGINE_H
 #define NCP_ENGINE_H
@@ -9,7 +14,10 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "../access/ncp_access.h"
 #include "../dataset/ncp_entry.h"
+
+struct ncp_dataset;
 
 /* The user's buffer as the engine sees it. */
 typedef struct ncp_membuf {
@@ -26,5 +34,69 @@ int ncp_membuf_pack(const ncp_membuf *m, MPI_Comm comm, void *contig,
                     int64_t nbytes);
 int ncp_membuf_unpack(const ncp_membuf *m, MPI_Comm comm, const void *contig,
                       int64_t nbytes);
+
+/* How an op's external bytes relate to the user's buffer. */
+typedef enum ncp_op_buf {
+    NCP_OPBUF_OWN = 0,  /* xbuf is ours: converted (put) or to decode (get) */
+    NCP_OPBUF_DIRECT,   /* xbuf is the user's buffer, bytes used as they are */
+    NCP_OPBUF_SWAP      /* the user's buffer, byte-swapped around the I/O */
+} ncp_op_buf;
+
+typedef struct ncp_op {
+    int id;           /* request id; the ops of one varn share it */
+    int is_put;
+    int is_bput;      /* xbuf was charged to the attached buffer */
+    int varid;
+    ncp_req req;      /* validated coordinates (req.var re-resolved at flush) */
+    ncp_membuf mem;
+    int xsz;
+    ncp_op_buf buf;
+    void *xbuf;       /* external bytes, xbytes long */
+    int64_t xbytes;
+    void *tmp;        /* get: memory-type staging for pack/imap/convert */
+    int status;       /* NC_ERANGE from conversion, or the op's error */
+    void *group;      /* varn get of a packed flexible buffer: owner of the
+                         packed image, unpacked when the last op finishes */
+} ncp_op;
+
+/* Which kind of call built the ops (for NCP_OPBUF choices and errors). */
+typedef enum ncp_post_kind {
+    NCP_POST_BLOCKING = 0,
+    NCP_POST_NB,      /* iput / iget */
+    NCP_POST_BPUT
+} ncp_post_kind;
+
+/* Validate a and build its op(s): one, or a.num for varn.  On error
+ * nothing is built.  *ops is malloc'ed; *nops is how many. */
+int ncp_ops_build(struct ncp_dataset *ds, const ncp_data_args *a,
+                  ncp_post_kind kind, ncp_op **ops, int *nops);
+void ncp_op_free(struct ncp_dataset *ds, ncp_op *op);
+
+/*
+ * Move the bytes of n ops: every put in one MPI-IO write, then every get
+ * in one read.  collective: all ranks of the dataset call, with any n
+ * (including 0).  dirs: NCP_FLUSH_PUTS / NCP_FLUSH_GETS when the caller
+ * knows every rank moves that direction (a blocking call); 0 makes a
+ * collective flush agree first (one allreduce).  Sets each op's status,
+ * grows numrecs for record puts (agreed when collective) and returns the
+ * first error not an op's own (I/O, memory).
+ */
+#define NCP_FLUSH_PUTS 1
+#define NCP_FLUSH_GETS 2
+int ncp_ops_flush(struct ncp_dataset *ds, ncp_op **ops, int n,
+                  int collective, int dirs);
+
+/* Per-dataset queue of posted iput/iget/bput ops (queue.c). */
+typedef struct ncp_queue {
+    ncp_op **ops;
+    int n, cap;
+    int next_id;
+    int64_t bput_size;   /* attached with ncmpi_buffer_attach; -1: none */
+    int64_t bput_used;
+} ncp_queue;
+
+void ncp_queue_init(ncp_queue *q);
+/* Drop every pending op (close, abort); returns how many requests. */
+int ncp_queue_discard(struct ncp_dataset *ds);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -227,19 +228,36 @@ done:
     return err;
 }
 
+/* The memory side: one contiguous buffer (mem NULL) or pieces at absolute
+ * addresses, read from MPI_BOTTOM. */
+static int memory_type(const ncp_extents *ext, const ncp_extents *mem,
+                       void **buf, MPI_Datatype *t)
+{
+    if (!mem) return bytes_type(ext->nbytes, t);
+    if (mem->n == 1) {
+        *buf = (void *)(intptr_t)mem->off[0];
+        return bytes_type(mem->nbytes, t);
+    }
+    *buf = MPI_BOTTOM;
+    return extents_type(mem, t);
+}
+
 /*
  * Move the bytes of ext through handle fh.  collective selects _all calls
- * (every rank of the handle's communicator calls this).
+ * (every rank of the handle's communicator calls this).  The memory side
+ * is buf (contiguous) or, when mem is given, its pieces in order.
  */
 static int xfer(MPI_File fh, int collective, int is_write,
-                const ncp_extents *ext, void *buf)
+                const ncp_extents *ext, void *buf, const ncp_extents *mem)
 {
     int err = NC_NOERR, mpierr = MPI_SUCCESS, count = 0;
     MPI_Datatype ftype = MPI_DATATYPE_NULL, mtype = MPI_DATATYPE_NULL;
     MPI_Status st;
 
+    if (mem && mem->n == 1) buf = (void *)(intptr_t)mem->off[0];
     /* One contiguous extent needs no view: an explicit offset does. */
-    if (!collective && ext->n == 1 && ext->nbytes <= INT_MAX) {
+    if (!collective && ext->n == 1 && ext->nbytes <= INT_MAX &&
+        (!mem || mem->n == 1)) {
         if (is_write)
             mpierr = MPI_File_write_at(fh, ext->off[0], buf,
                                        (int)ext->nbytes, MPI_BYTE, &st);
@@ -254,7 +272,7 @@ static int xfer(MPI_File fh, int collective, int is_write,
         ftype = MPI_BYTE;
     } else {
         err = extents_type(ext, &ftype);
-        if (err == NC_NOERR) err = bytes_type(ext->nbytes, &mtype);
+        if (err == NC_NOERR) err = memory_type(ext, mem, &buf, &mtype);
     }
     if (err != NC_NOERR) {
         /* Still take part in the collective with an empty request. */
@@ -292,7 +310,17 @@ done:
 int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
                     void *buf)
 {
-    return xfer(f->fh, 1, is_write, ext, buf);
+    return xfer(f->fh, 1, is_write, ext, buf, NULL);
+}
+
+int ncp_io_xferv(ncp_file *f, int collective, int is_write,
+                 const ncp_extents *ext, const ncp_extents *mem)
+{
+    int err;
+    if (collective) return xfer(f->fh, 1, is_write, ext, NULL, mem);
+    if ((err = open_self(f)) != NC_NOERR) return err;
+    if (ext->n == 0) return NC_NOERR;
+    return xfer(f->fh_self, 0, is_write, ext, NULL, mem);
 }
 
 int ncp_io_xfer_self(ncp_file *f, int is_write, const ncp_extents *ext,
@@ -301,7 +329,7 @@ int ncp_io_xfer_self(ncp_file *f, int is_write, const ncp_extents *ext,
     int err = open_self(f);
     if (err != NC_NOERR) return err;
     if (ext->n == 0) return NC_NOERR;
-    return xfer(f->fh_self, 0, is_write, ext, buf);
+    return xfer(f->fh_self, 0, is_write, ext, buf, NULL);
 }
 
 int ncp_io_write_at(ncp_file *f, MPI_Offset off, const void *buf, int64_t n)

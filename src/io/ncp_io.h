@@ -48,6 +48,11 @@ int ncp_io_close(ncp_file *f);
  * extents. */
 int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
                     void *buf);
+/* The same with the memory side in pieces: mem lists (address, length)
+ * pairs, address cast to MPI_Offset, in the order of ext's bytes, with
+ * mem->nbytes == ext->nbytes.  collective 0 uses the independent handle. */
+int ncp_io_xferv(ncp_file *f, int collective, int is_write,
+                 const ncp_extents *ext, const ncp_extents *mem);
 /* Independent: the same for one rank alone (independent data mode). */
 int ncp_io_xfer_self(ncp_file *f, int is_write, const ncp_extents *ext,
                      void *buf);

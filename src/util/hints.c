@@ -39,6 +39,12 @@ static int apply_key(ncp_hints *h, const char *key, const char *val)
         return parse_size(val, &h->var_align);
     if (strcmp(key, "nc_record_align_size") == 0)
         return parse_size(val, &h->record_align);
+    if (strcmp(key, "nc_in_place_swap") == 0) {
+        /* an unknown value keeps the default, as for the sizes */
+        if (strcmp(val, "enable") == 0) h->in_place_swap = NCP_SWAP_ENABLE;
+        else if (strcmp(val, "disable") == 0) h->in_place_swap = NCP_SWAP_DISABLE;
+        else if (strcmp(val, "auto") == 0) h->in_place_swap = NCP_SWAP_AUTO;
+    }
     return NC_NOERR;
 }
 
@@ -113,6 +119,7 @@ int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info)
     h->header_align = -1;
     h->var_align = -1;
     h->record_align = -1;
+    h->in_place_swap = NCP_SWAP_AUTO;
     MPI_Info_create(mpi_info);
     err = take_user_info(user, h, *mpi_info);
     if (err == NC_NOERR) err = take_env(h, *mpi_info);

@@ -16,7 +16,16 @@ typedef struct ncp_hints {
     int64_t header_align; /* nc_header_align_size, -1 when unset */
     int64_t var_align;    /* nc_var_align_size, -1 when unset */
     int64_t record_align; /* nc_record_align_size, -1 when unset */
+    int in_place_swap;    /* nc_in_place_swap: NCP_SWAP_AUTO/ENABLE/DISABLE */
 } ncp_hints;
+
+/* nc_in_place_swap: may a put byte-swap the user's buffer in place (and
+ * swap it back after the write) instead of copying it?  auto: only when
+ * the request is large (small constant arrays may sit in read-only
+ * memory); enable: always; disable: never. */
+#define NCP_SWAP_AUTO 0
+#define NCP_SWAP_ENABLE 1
+#define NCP_SWAP_DISABLE 2
 
 /*
  * Parse user (may be MPI_INFO_NULL) and the environment.  *mpi_info is a

@@ -1,0 +1,304 @@
+/*
+ * op.c -- one data call turned into ops: validated coordinates, the user's
+ * buffer described, and for a put the external bytes made ready.
+ *
+ * The buffer choice (ncp_op_buf) is where copies are avoided: a contiguous
+ * buffer of the variable's own type is used as the I/O buffer directly
+ * (byte types), or byte-swapped in place around the I/O (larger types, when
+ * nc_in_place_swap allows; gets always read in place and swap after).
+ * Everything else is converted into a buffer of our own at post time, so
+ * that conversion errors are known when the request is posted.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dataset/ncp_dataset.h"
+#include "ncp_engine.h"
+#include "pnetcdf.h"
+
+/* Smallest put whose buffer is byte-swapped in place under "auto". */
+#define NCP_SWAP_IN_PLACE_MIN ((int64_t)64 << 10)
+
+/* Shared by the ops of a varn get into a noncontiguous flexible buffer:
+ * they read into one packed image, unpacked once the last op is done. */
+typedef struct varn_group {
+    int refs;
+    int failed;
+    void *image;
+    int64_t nbytes;
+    ncp_membuf mem; /* the caller's buffer as described */
+} varn_group;
+
+static int host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const unsigned char *)&one == 1;
+}
+
+/* The buffer holds the variable's external type, byte order aside. */
+static int same_type(int mtype, int xtype)
+{
+    if (mtype == (int)ncp_mtype_of_xtype(xtype)) return 1;
+    return mtype == NCP_M_LONG && xtype == NC_INT64 && sizeof(long) == 8;
+}
+
+static ncp_op_buf choose_buf(const ncp_dataset *ds, const ncp_op *op,
+                             ncp_post_kind kind)
+{
+    int needs_swap = op->xsz > 1 && host_is_little_endian();
+    if (!op->mem.contiguous || op->req.imap ||
+        !same_type(op->mem.mtype, op->req.var->xtype))
+        return NCP_OPBUF_OWN;
+    if (!op->is_put) return needs_swap ? NCP_OPBUF_SWAP : NCP_OPBUF_DIRECT;
+    if (kind == NCP_POST_BPUT) return NCP_OPBUF_OWN; /* caller may reuse */
+    if (!needs_swap) return NCP_OPBUF_DIRECT;
+    switch (ds->hints.in_place_swap) {
+    case NCP_SWAP_ENABLE: return NCP_OPBUF_SWAP;
+    case NCP_SWAP_DISABLE: return NCP_OPBUF_OWN;
+    default:
+        return op->xbytes >= NCP_SWAP_IN_PLACE_MIN ? NCP_OPBUF_SWAP
+                                                   : NCP_OPBUF_OWN;
+    }
+}
+
+/* The user's elements of a put as one contiguous memory-type buffer. */
+static int gather_user(ncp_dataset *ds, ncp_op *op, const void **src,
+                       void **scratch)
+{
+    int err = NC_NOERR;
+    size_t msz = ncp_mtype_size((ncp_mtype)op->mem.mtype);
+    int64_t nbytes = op->req.nelems * (int64_t)msz;
+    const void *packed = op->mem.user;
+    void *pk = NULL;
+    *scratch = NULL;
+    if (!op->mem.contiguous) {
+        if (!(pk = malloc((size_t)nbytes + 1))) return NC_ENOMEM;
+        err = ncp_membuf_pack(&op->mem, ds->comm, pk, nbytes);
+        packed = pk;
+    }
+    if (err == NC_NOERR && op->req.imap) {
+        void *ordered = malloc((size_t)nbytes + 1);
+        if (!ordered) err = NC_ENOMEM;
+        else
+            err = ncp_req_imap_copy(&op->req, msz, (void *)packed, ordered, 1);
+        free(pk);
+        pk = ordered;
+        packed = ordered;
+    }
+    if (err != NC_NOERR) {
+        free(pk);
+        return err;
+    }
+    *src = packed;
+    *scratch = pk;
+    return NC_NOERR;
+}
+
+/* A put's external bytes, converted now; NC_ERANGE is kept as the op's
+ * status (the data is still written, out-of-range values as fill). */
+static int encode_now(ncp_dataset *ds, ncp_op *op)
+{
+    unsigned char fill[8];
+    const void *src = NULL;
+    void *scratch = NULL;
+    int err;
+    if (!(op->xbuf = malloc((size_t)op->xbytes + 1))) return NC_ENOMEM;
+    if ((err = gather_user(ds, op, &src, &scratch)) != NC_NOERR) return err;
+    ncp_var_fill_value(op->req.var, fill);
+    err = ncp_x_put(op->req.var->xtype, op->xbuf, (ncp_mtype)op->mem.mtype,
+                    src, op->req.nelems, fill, ds->hdr.format);
+    free(scratch);
+    if (err == NC_ERANGE) {
+        op->status = NC_ERANGE;
+        err = NC_NOERR;
+    }
+    return err;
+}
+
+static int charge_bput(ncp_dataset *ds, ncp_op *op)
+{
+    ncp_queue *q = &ds->queue;
+    if (q->bput_size < 0) return NC_ENULLABUF;
+    if (q->bput_used + op->xbytes > q->bput_size) return NC_EINSUFFBUF;
+    q->bput_used += op->xbytes;
+    op->is_bput = 1;
+    return NC_NOERR;
+}
+
+/* Validate one subarray call and make its op ready to flush. */
+static int build_one(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
+                     ncp_post_kind kind, const ncp_membuf *given, ncp_op *op)
+{
+    int err;
+    memset(op, 0, sizeof(*op));
+    op->is_put = a->is_put;
+    op->varid = a->varid;
+    op->xsz = ncp_xtype_size(v->xtype);
+    if ((err = ncp_req_build(&ds->hdr, v, a, &op->req)) != NC_NOERR)
+        return err;
+    if (given) {
+        op->mem = *given;
+    } else if ((err = ncp_membuf_describe(a, v->xtype, op->req.nelems,
+                                          &op->mem)) != NC_NOERR) {
+        return err;
+    }
+    if ((op->mem.mtype == NCP_M_TEXT) != (v->xtype == NC_CHAR))
+        return NC_ECHAR;
+    if (op->req.nelems > 0 && !op->mem.user) return NC_ENULLBUF;
+    op->xbytes = op->req.nelems * op->xsz;
+    op->buf = choose_buf(ds, op, kind);
+    if (kind == NCP_POST_BPUT && (err = charge_bput(ds, op)) != NC_NOERR)
+        return err;
+    if (op->buf != NCP_OPBUF_OWN) {
+        op->xbuf = op->mem.user;
+        return NC_NOERR;
+    }
+    if (op->is_put) return encode_now(ds, op);
+    return NC_NOERR; /* a get's own buffers are made at flush */
+}
+
+void ncp_op_free(ncp_dataset *ds, ncp_op *op)
+{
+    if (op->is_bput) ds->queue.bput_used -= op->xbytes;
+    if (op->buf == NCP_OPBUF_OWN) free(op->xbuf);
+    free(op->tmp);
+    if (op->group) {
+        varn_group *g = op->group;
+        if (op->status != NC_NOERR && op->status != NC_ERANGE) g->failed = 1;
+        if (--g->refs == 0) {
+            /* last of a varn get: the image holds every element now */
+            if (!g->failed && g->mem.user)
+                ncp_membuf_unpack(&g->mem, ds->comm, g->image, g->nbytes);
+            free(g->image);
+            free(g);
+        }
+    }
+    ncp_req_free(&op->req);
+}
+
+/* Elements a varn call selects in all: the sum over its subarrays. */
+static int varn_total(const ncp_dataset *ds, const ncp_var *v,
+                      const ncp_data_args *a, int64_t *total)
+{
+    int i, err = NC_NOERR;
+    *total = 0;
+    for (i = 0; i < a->num && err == NC_NOERR; i++) {
+        ncp_data_args s = *a;
+        ncp_req r;
+        s.kind = a->counts ? NCP_SHAPE_VARA : NCP_SHAPE_VAR1;
+        s.start = a->starts ? a->starts[i] : NULL;
+        s.count = a->counts ? a->counts[i] : NULL;
+        memset(&r, 0, sizeof r);
+        err = ncp_req_build(&ds->hdr, v, &s, &r);
+        if (err == NC_NOERR) *total += r.nelems;
+        ncp_req_free(&r);
+    }
+    return err;
+}
+
+/*
+ * A varn call: one op per subarray, each on its slice of the buffer.  A
+ * noncontiguous flexible buffer is packed once (put) or read into one image
+ * and unpacked at the end (get), so every op sees a contiguous slice.
+ */
+static int build_varn(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
+                      ncp_post_kind kind, ncp_op *ops)
+{
+    int64_t total, done = 0;
+    ncp_membuf whole, slice;
+    varn_group *g = NULL;
+    size_t msz;
+    int i, built = 0, err;
+
+    if (a->num < 0) return NC_EINVAL;
+    if (a->num > 0 && !a->starts) return NC_ENULLSTART;
+    if ((err = varn_total(ds, v, a, &total)) != NC_NOERR) return err;
+    if ((err = ncp_membuf_describe(a, v->xtype, total, &whole)) != NC_NOERR)
+        return err;
+    msz = ncp_mtype_size((ncp_mtype)whole.mtype);
+    slice = whole;
+    if (!whole.contiguous && total > 0) {
+        if (!(g = calloc(1, sizeof(*g)))) return NC_ENOMEM;
+        g->nbytes = total * (int64_t)msz;
+        g->mem = whole;
+        if (!(g->image = malloc((size_t)g->nbytes + 1))) err = NC_ENOMEM;
+        else if (a->is_put)
+            err = ncp_membuf_pack(&whole, ds->comm, g->image, g->nbytes);
+        slice.user = g->image;
+        slice.contiguous = 1;
+        if (a->is_put) g->mem.user = NULL; /* nothing to unpack */
+    }
+    for (i = 0; i < a->num && err == NC_NOERR; i++) {
+        ncp_data_args s = *a;
+        char *base;
+        s.kind = a->counts ? NCP_SHAPE_VARA : NCP_SHAPE_VAR1;
+        s.start = a->starts[i];
+        s.count = a->counts ? a->counts[i] : NULL;
+        base = g ? g->image : whole.user;
+        slice.user = base ? base + done * (int64_t)msz : NULL;
+        err = build_one(ds, &s, v, kind, &slice, &ops[i]);
+        if (err == NC_NOERR) {
+            done += ops[i].req.nelems;
+            built++;
+            if (g) {
+                ops[i].group = g;
+                g->refs++;
+            }
+        } else {
+            ncp_op_free(ds, &ops[i]);
+        }
+    }
+    if (err != NC_NOERR) {
+        for (i = 0; i < built; i++) {
+            ops[i].status = err; /* nothing unpacked */
+            ncp_op_free(ds, &ops[i]);
+        }
+        if (g && g->refs == 0) {
+            free(g->image);
+            free(g);
+        }
+    }
+    return err;
+}
+
+/* Mode rules: a put needs a writable file; blocking calls need the data
+ * mode that matches their collectiveness; posting is allowed in define
+ * mode and either data mode, as in PnetCDF. */
+static int check_mode(const ncp_dataset *ds, const ncp_data_args *a,
+                      ncp_post_kind kind)
+{
+    int err = NC_NOERR;
+    if (a->is_put) err = ncp_require_write(ds);
+    if (err == NC_NOERR && kind == NCP_POST_BLOCKING)
+        err = ncp_require_data(ds, a->collective);
+    return err;
+}
+
+int ncp_ops_build(ncp_dataset *ds, const ncp_data_args *a,
+                  ncp_post_kind kind, ncp_op **out, int *nout)
+{
+    int err, n = a->kind == NCP_SHAPE_VARN ? a->num : 1;
+    ncp_var *v = NULL;
+    ncp_op *ops;
+    *out = NULL;
+    *nout = 0;
+    if ((err = check_mode(ds, a, kind)) != NC_NOERR) return err;
+    if ((err = ncp_var_get(ds, a->varid, &v)) != NC_NOERR) return err;
+    if (n < 0) return NC_EINVAL;
+    if (!(ops = calloc((size_t)(n > 0 ? n : 1), sizeof(*ops))))
+        return NC_ENOMEM;
+    if (a->kind == NCP_SHAPE_VARN) {
+        err = build_varn(ds, a, v, kind, ops);
+    } else if ((err = build_one(ds, a, v, kind, NULL, ops)) != NC_NOERR) {
+        ops[0].status = err;
+        ncp_op_free(ds, ops);
+    }
+    if (err != NC_NOERR) {
+        free(ops);
+        return err;
+    }
+    *out = ops;
+    *nout = n;
+    return NC_NOERR;
+}

@@ -1,0 +1,401 @@
+/*
+ * queue.c -- the nonblocking interface: posting iput/iget/bput (and the
+ * blocking, mput and varn calls that share their ops), the per-dataset
+ * queue of posted ops, wait/wait_all/cancel, and the bput buffer.
+ *
+ * Request ids are small non-negative integers, unique per dataset; the ops
+ * of one varn call share one id.  A posted op keeps its place in posting
+ * order, which decides which of two overlapping puts wins.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dataset/ncp_dataset.h"
+#include "ncp_engine.h"
+#include "pnetcdf.h"
+
+void ncp_queue_init(ncp_queue *q)
+{
+    memset(q, 0, sizeof(*q));
+    q->bput_size = -1;
+}
+
+static int queue_push(ncp_queue *q, ncp_op *op)
+{
+    if (q->n == q->cap) {
+        int cap = q->cap ? 2 * q->cap : 64;
+        ncp_op **no = realloc(q->ops, (size_t)cap * sizeof(*no));
+        if (!no) return NC_ENOMEM;
+        q->ops = no;
+        q->cap = cap;
+    }
+    q->ops[q->n++] = op;
+    return NC_NOERR;
+}
+
+/* Each queued op is its own allocation, so the queue can drop any. */
+static int enqueue(ncp_dataset *ds, ncp_op *ops, int n, int *reqid)
+{
+    ncp_queue *q = &ds->queue;
+    int i, id = q->next_id, err = NC_NOERR, pushed = 0;
+    for (i = 0; i < n && err == NC_NOERR; i++) {
+        ncp_op *one = malloc(sizeof(*one));
+        if (!one) {
+            err = NC_ENOMEM;
+            break;
+        }
+        *one = ops[i];
+        one->id = id;
+        if ((err = queue_push(q, one)) != NC_NOERR) free(one);
+        else pushed++;
+    }
+    if (err != NC_NOERR) {
+        q->n -= pushed; /* take back this call's ops */
+        for (i = 0; i < n; i++) ncp_op_free(ds, &ops[i]);
+        return err;
+    }
+    q->next_id = id == 0x7fffffff ? 0 : id + 1;
+    if (reqid) *reqid = id;
+    return NC_NOERR;
+}
+
+int ncp_data_post(const ncp_data_args *a, int is_bput, int *reqid)
+{
+    ncp_dataset *ds;
+    ncp_op *ops = NULL;
+    int n = 0, err;
+    double t0 = MPI_Wtime();
+    if (reqid) *reqid = NC_REQ_NULL;
+    if ((err = ncp_dataset_get(a->ncid, &ds)) != NC_NOERR) return err;
+    if (is_bput && !a->is_put) return NC_EINVAL;
+    err = ncp_ops_build(ds, a, is_bput ? NCP_POST_BPUT : NCP_POST_NB, &ops,
+                        &n);
+    if (err == NC_NOERR) err = enqueue(ds, ops, n, reqid);
+    free(ops);
+    ds->prof.time_post += MPI_Wtime() - t0;
+    return err;
+}
+
+/* Worst status among ops: an error first, NC_ERANGE only if nothing worse. */
+static int worst_status(ncp_op **ops, int n)
+{
+    int k, st = NC_NOERR;
+    for (k = 0; k < n; k++) {
+        if (ops[k]->status != NC_NOERR && ops[k]->status != NC_ERANGE)
+            return ops[k]->status;
+        if (ops[k]->status == NC_ERANGE) st = NC_ERANGE;
+    }
+    return st;
+}
+
+/* Flush ops, then free them; *status gets their worst status. */
+static int flush_and_free(ncp_dataset *ds, ncp_op **ops, int n,
+                          int collective, int dirs, int *status)
+{
+    double t0 = MPI_Wtime();
+    int err = ncp_ops_flush(ds, ops, n, collective, dirs), k;
+    *status = worst_status(ops, n);
+    for (k = 0; k < n; k++) ncp_op_free(ds, ops[k]);
+    ds->prof.time_wait += MPI_Wtime() - t0;
+    return err;
+}
+
+int ncp_data_access(const ncp_data_args *a)
+{
+    ncp_dataset *ds;
+    ncp_op *ops = NULL, **ptrs = NULL;
+    int n = 0, err, ioerr, k, status;
+    double t0 = MPI_Wtime();
+    if ((err = ncp_dataset_get(a->ncid, &ds)) != NC_NOERR) return err;
+    err = ncp_ops_build(ds, a, NCP_POST_BLOCKING, &ops, &n);
+    ds->prof.time_post += MPI_Wtime() - t0;
+    /* Mode errors are the same on every rank: nobody joins the I/O. */
+    if (err == NC_EINDEFINE || err == NC_EINDEP || err == NC_ENOTINDEP ||
+        err == NC_EPERM || (err != NC_NOERR && !a->collective))
+        return err;
+    if (err != NC_NOERR) n = 0; /* join the collective with nothing */
+    if (n > 0 && !(ptrs = malloc((size_t)n * sizeof(*ptrs)))) {
+        for (k = 0; k < n; k++) ncp_op_free(ds, &ops[k]);
+        n = 0;
+        err = NC_ENOMEM;
+    }
+    for (k = 0; k < n; k++) ptrs[k] = &ops[k];
+    ioerr = flush_and_free(ds, ptrs, n, a->collective,
+                           a->is_put ? NCP_FLUSH_PUTS : NCP_FLUSH_GETS,
+                           &status);
+    free(ptrs);
+    free(ops);
+    if (err != NC_NOERR) return err;
+    if (ioerr != NC_NOERR) return ioerr;
+    return status;
+}
+
+/* Append one call's ops to *all (growing it). */
+static int append_ops(ncp_dataset *ds, ncp_op **all, int *total,
+                      ncp_op *ops, int m)
+{
+    ncp_op *grown = realloc(*all, (size_t)(*total + m) * sizeof(*grown));
+    int k;
+    if (!grown) {
+        for (k = 0; k < m; k++) ncp_op_free(ds, &ops[k]);
+        return NC_ENOMEM;
+    }
+    memcpy(grown + *total, ops, (size_t)m * sizeof(*ops));
+    *all = grown;
+    *total += m;
+    return NC_NOERR;
+}
+
+/* mput/mget: every call's ops flushed together.  A bad request is
+ * skipped (its code returned) and the others still move. */
+int ncp_data_multi(int ncid, int is_put, int collective,
+                   const ncp_data_args *a, int n)
+{
+    ncp_dataset *ds;
+    ncp_op **ptrs = NULL, *all = NULL;
+    int i, k, total = 0, err = NC_NOERR, first = NC_NOERR, ioerr, status;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (is_put && (err = ncp_require_write(ds)) != NC_NOERR) return err;
+    if ((err = ncp_require_data(ds, collective)) != NC_NOERR) return err;
+    if (n < 0) err = NC_EINVAL;
+    for (i = 0; i < n && err == NC_NOERR; i++) {
+        ncp_op *ops = NULL;
+        int m = 0, e = ncp_ops_build(ds, &a[i], NCP_POST_BLOCKING, &ops, &m);
+        if (e != NC_NOERR && first == NC_NOERR) first = e;
+        if (e == NC_NOERR) err = append_ops(ds, &all, &total, ops, m);
+        free(ops);
+    }
+    if (err == NC_NOERR && total > 0 &&
+        !(ptrs = malloc((size_t)total * sizeof(*ptrs))))
+        err = NC_ENOMEM;
+    if (err != NC_NOERR) {
+        for (k = 0; k < total; k++) ncp_op_free(ds, &all[k]);
+        total = 0;
+    }
+    for (k = 0; k < total; k++) ptrs[k] = &all[k];
+    ioerr = flush_and_free(ds, ptrs, total, collective,
+                           is_put ? NCP_FLUSH_PUTS : NCP_FLUSH_GETS, &status);
+    free(ptrs);
+    free(all);
+    if (err != NC_NOERR) return err;
+    if (first != NC_NOERR) return first;
+    if (ioerr != NC_NOERR) return ioerr;
+    return status;
+}
+
+/* --- choosing queued ops -------------------------------------------------- */
+
+/* The queued ops a wait/cancel names: all, all puts, all gets, or the ids
+ * in reqs[0..num).  codes[i] becomes NC_EINVAL_REQUEST for an unknown id. */
+static int select_ops(ncp_queue *q, int num, const int *reqs, int *codes,
+                      char *pick)
+{
+    int i, k;
+    memset(pick, 0, (size_t)(q->n > 0 ? q->n : 1));
+    if (num == NC_REQ_ALL || num == NC_PUT_REQ_ALL || num == NC_GET_REQ_ALL) {
+        for (k = 0; k < q->n; k++)
+            pick[k] = num == NC_REQ_ALL ||
+                      (num == NC_PUT_REQ_ALL) == (q->ops[k]->is_put != 0);
+        return NC_NOERR;
+    }
+    if (num < 0) return NC_EINVAL;
+    if (num > 0 && !reqs) return NC_EINVAL;
+    for (i = 0; i < num; i++) {
+        int found = reqs[i] == NC_REQ_NULL;
+        for (k = 0; k < q->n && reqs[i] != NC_REQ_NULL; k++)
+            if (q->ops[k]->id == reqs[i]) pick[k] = 1, found = 1;
+        if (codes) codes[i] = found ? NC_NOERR : NC_EINVAL_REQUEST;
+    }
+    return NC_NOERR;
+}
+
+/* Take the picked ops out of the queue, keeping posting order. */
+static ncp_op **take_picked(ncp_queue *q, const char *pick, int *nout)
+{
+    ncp_op **out = malloc((size_t)(q->n > 0 ? q->n : 1) * sizeof(*out));
+    int k, w = 0, n = 0;
+    if (!out) return NULL;
+    for (k = 0; k < q->n; k++) {
+        if (pick[k]) out[n++] = q->ops[k];
+        else q->ops[w++] = q->ops[k];
+    }
+    q->n = w;
+    *nout = n;
+    return out;
+}
+
+/* Worst status of the ops carrying id. */
+static int status_of(ncp_op **ops, int n, int id)
+{
+    int k, st = NC_NOERR;
+    for (k = 0; k < n; k++) {
+        if (ops[k]->id != id) continue;
+        if (ops[k]->status != NC_NOERR && ops[k]->status != NC_ERANGE)
+            return ops[k]->status;
+        if (ops[k]->status == NC_ERANGE) st = NC_ERANGE;
+    }
+    return st;
+}
+
+static int wait_common(int ncid, int num, int *reqs, int *statuses,
+                       int collective)
+{
+    ncp_dataset *ds;
+    ncp_op **ops = NULL;
+    char *pick = NULL;
+    int n = 0, err, i, k;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_require_data(ds, collective)) != NC_NOERR) return err;
+    pick = malloc((size_t)(ds->queue.n > 0 ? ds->queue.n : 1));
+    if (!pick) err = NC_ENOMEM;
+    if (err == NC_NOERR)
+        err = select_ops(&ds->queue, num, reqs, statuses, pick);
+    if (err == NC_NOERR && !(ops = take_picked(&ds->queue, pick, &n)))
+        err = NC_ENOMEM;
+    if (err != NC_NOERR) n = 0; /* a collective wait still joins */
+    if (err == NC_NOERR || collective) {
+        double t0 = MPI_Wtime();
+        int ioerr = ncp_ops_flush(ds, ops, n, collective, 0);
+        ds->prof.time_wait += MPI_Wtime() - t0;
+        if (err == NC_NOERR) err = ioerr;
+    }
+    for (i = 0; num > 0 && reqs && i < num; i++) {
+        if (statuses && statuses[i] == NC_NOERR && reqs[i] != NC_REQ_NULL)
+            statuses[i] = status_of(ops, n, reqs[i]);
+        if (!statuses || statuses[i] != NC_EINVAL_REQUEST)
+            reqs[i] = NC_REQ_NULL;
+    }
+    for (k = 0; k < n; k++) {
+        ncp_op_free(ds, ops[k]);
+        free(ops[k]);
+    }
+    free(ops);
+    free(pick);
+    return err;
+}
+
+int ncmpi_wait_all(int ncid, int num, int *reqs, int *statuses)
+{
+    return wait_common(ncid, num, reqs, statuses, 1);
+}
+
+int ncmpi_wait(int ncid, int num, int *reqs, int *statuses)
+{
+    return wait_common(ncid, num, reqs, statuses, 0);
+}
+
+int ncmpi_cancel(int ncid, int num, int *reqs, int *statuses)
+{
+    ncp_dataset *ds;
+    ncp_op **ops = NULL;
+    char *pick;
+    int n = 0, err, i, k;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    pick = malloc((size_t)(ds->queue.n > 0 ? ds->queue.n : 1));
+    if (!pick) return NC_ENOMEM;
+    err = select_ops(&ds->queue, num, reqs, statuses, pick);
+    if (err == NC_NOERR && !(ops = take_picked(&ds->queue, pick, &n)))
+        err = NC_ENOMEM;
+    for (k = 0; k < n; k++) {
+        ops[k]->status = NC_EINVAL_REQUEST; /* nothing moved, nothing unpacked */
+        ncp_op_free(ds, ops[k]);
+        free(ops[k]);
+    }
+    for (i = 0; err == NC_NOERR && num > 0 && reqs && i < num; i++)
+        if (!statuses || statuses[i] != NC_EINVAL_REQUEST)
+            reqs[i] = NC_REQ_NULL;
+    free(ops);
+    free(pick);
+    return err;
+}
+
+int ncp_queue_discard(ncp_dataset *ds)
+{
+    ncp_queue *q = &ds->queue;
+    int k, ids = 0, last = -1;
+    for (k = 0; k < q->n; k++) {
+        if (q->ops[k]->id != last) ids++;
+        last = q->ops[k]->id;
+        q->ops[k]->status = NC_EINVAL_REQUEST;
+        ncp_op_free(ds, q->ops[k]);
+        free(q->ops[k]);
+    }
+    free(q->ops);
+    q->ops = NULL;
+    q->n = q->cap = 0;
+    return ids;
+}
+
+int ncmpi_inq_nreqs(int ncid, int *nreqs)
+{
+    ncp_dataset *ds;
+    int err, k, last = -1, ids = 0;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (!nreqs) return NC_EINVAL;
+    for (k = 0; k < ds->queue.n; k++) {
+        if (ds->queue.ops[k]->id != last) ids++;
+        last = ds->queue.ops[k]->id;
+    }
+    *nreqs = ids;
+    return NC_NOERR;
+}
+
+/* --- the bput buffer ------------------------------------------------------ */
+
+int ncmpi_buffer_attach(int ncid, MPI_Offset bufsize)
+{
+    ncp_dataset *ds;
+    int err;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->queue.bput_size >= 0) return NC_EPREVATTACHBUF;
+    if (bufsize <= 0) return NC_ENULLABUF;
+    ds->queue.bput_size = bufsize;
+    ds->queue.bput_used = 0;
+    return NC_NOERR;
+}
+
+int ncmpi_buffer_detach(int ncid)
+{
+    ncp_dataset *ds;
+    int err, k;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->queue.bput_size < 0) return NC_ENULLABUF;
+    for (k = 0; k < ds->queue.n; k++)
+        if (ds->queue.ops[k]->is_bput) return NC_EPENDINGBPUT;
+    ds->queue.bput_size = -1;
+    ds->queue.bput_used = 0;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_buffer_usage(int ncid, MPI_Offset *usage)
+{
+    ncp_dataset *ds;
+    int err;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->queue.bput_size < 0) return NC_ENULLABUF;
+    if (usage) *usage = ds->queue.bput_used;
+    return NC_NOERR;
+}
+
+int ncmpi_inq_buffer_size(int ncid, MPI_Offset *buf_size)
+{
+    ncp_dataset *ds;
+    int err;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->queue.bput_size < 0) return NC_ENULLABUF;
+    if (buf_size) *buf_size = ds->queue.bput_size;
+    return NC_NOERR;
+}
+
+/* --- counters ------------------------------------------------------------- */
+
+int ncpario_inq_profile(int ncid, ncpario_profile *prof)
+{
+    ncp_dataset *ds;
+    int err;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (!prof) return NC_EINVAL;
+    *prof = ds->prof;
+    return NC_NOERR;
+}
