@@ -244,13 +244,14 @@ static int wait_common(int ncid, int num, int *reqs, int *statuses,
     ncp_dataset *ds;
     ncp_op **ops = NULL;
     char *pick = NULL;
-    int n = 0, err, i, k;
+    int *codes = statuses, n = 0, err, i, k;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_data(ds, collective)) != NC_NOERR) return err;
     pick = malloc((size_t)(ds->queue.n > 0 ? ds->queue.n : 1));
-    if (!pick) err = NC_ENOMEM;
+    if (!codes && num > 0) codes = calloc((size_t)num, sizeof(*codes));
+    if (!pick || (!codes && num > 0)) err = NC_ENOMEM;
     if (err == NC_NOERR)
-        err = select_ops(&ds->queue, num, reqs, statuses, pick);
+        err = select_ops(&ds->queue, num, reqs, codes, pick);
     if (err == NC_NOERR && !(ops = take_picked(&ds->queue, pick, &n)))
         err = NC_ENOMEM;
     if (err != NC_NOERR) n = 0; /* a collective wait still joins */
@@ -260,12 +261,15 @@ static int wait_common(int ncid, int num, int *reqs, int *statuses,
         ds->prof.time_wait += MPI_Wtime() - t0;
         if (err == NC_NOERR) err = ioerr;
     }
-    for (i = 0; num > 0 && reqs && i < num; i++) {
-        if (statuses && statuses[i] == NC_NOERR && reqs[i] != NC_REQ_NULL)
-            statuses[i] = status_of(ops, n, reqs[i]);
-        if (!statuses || statuses[i] != NC_EINVAL_REQUEST)
-            reqs[i] = NC_REQ_NULL;
+    for (i = 0; codes && num > 0 && reqs && i < num; i++) {
+        int known = codes[i] != NC_EINVAL_REQUEST;
+        /* as PnetCDF: an unknown id fails the call as well */
+        if (!known && err == NC_NOERR) err = NC_EINVAL_REQUEST;
+        if (known && reqs[i] != NC_REQ_NULL)
+            codes[i] = status_of(ops, n, reqs[i]);
+        if (known) reqs[i] = NC_REQ_NULL;
     }
+    if (codes != statuses) free(codes);
     for (k = 0; k < n; k++) {
         ncp_op_free(ds, ops[k]);
         free(ops[k]);
