@@ -174,10 +174,10 @@ static void bput_checks(int nc, const int *vf)
 {
     int buf[NX], req = NC_REQ_NULL, other, st = -1, x;
     MPI_Offset s[2] = {NY - 1, 0}, c[2] = {1, NX}, usage = -1, size = -1;
+    for (x = 0; x < NX; x++) buf[x] = 5000 + x;
     EXPECT_ERR(ncmpi_bput_vara_int(nc, vf[1], s, c, buf, &req), NC_ENULLABUF);
     CHECK_ERR(ncmpi_buffer_attach(nc, NX * sizeof(int)));
     EXPECT_ERR(ncmpi_buffer_attach(nc, 64), NC_EPREVATTACHBUF);
-    for (x = 0; x < NX; x++) buf[x] = 5000 + x;
     req = NC_REQ_NULL;
     if (tu_myrank == 0) {
         CHECK_ERR(ncmpi_bput_vara_int(nc, vf[1], s, c, buf, &req));
