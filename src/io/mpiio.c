@@ -323,15 +323,6 @@ int ncp_io_xferv(ncp_file *f, int collective, int is_write,
     return xfer(f->fh_self, 0, is_write, ext, NULL, mem);
 }
 
-int ncp_io_xfer_self(ncp_file *f, int is_write, const ncp_extents *ext,
-                     void *buf)
-{
-    int err = open_self(f);
-    if (err != NC_NOERR) return err;
-    if (ext->n == 0) return NC_NOERR;
-    return xfer(f->fh_self, 0, is_write, ext, buf, NULL);
-}
-
 int ncp_io_write_at(ncp_file *f, MPI_Offset off, const void *buf, int64_t n)
 {
     MPI_Status st;

@@ -53,9 +53,6 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
  * mem->nbytes == ext->nbytes.  collective 0 uses the independent handle. */
 int ncp_io_xferv(ncp_file *f, int collective, int is_write,
                  const ncp_extents *ext, const ncp_extents *mem);
-/* Independent: the same for one rank alone (independent data mode). */
-int ncp_io_xfer_self(ncp_file *f, int is_write, const ncp_extents *ext,
-                     void *buf);
 
 /* Independent contiguous access at an absolute offset through the
  * collective handle (used by rank 0 for header bytes). */
