@@ -169,10 +169,7 @@ int ncmpi_fill_var_rec(int ncid, int varid, MPI_Offset recno)
     if (recno < 0) return NC_EINVALCOORDS;
     err = fill_range(ds, v, v->begin + recno * ds->hdr.recsize,
                      v->nelems_per_rec * ncp_xtype_size(v->xtype));
-    if (err == NC_NOERR && recno + 1 > ds->hdr.numrecs) {
-        ds->hdr.numrecs = recno + 1;
-        ds->flags |= NCP_F_NUMRECS;
-    }
+    if (err == NC_NOERR) ncp_numrecs_raise(ds, recno + 1);
     if (err == NC_NOERR) err = ncp_numrecs_agree(ds);
     return err;
 }

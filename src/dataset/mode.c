@@ -46,6 +46,13 @@ int ncp_numrecs_write(ncp_dataset *ds)
     return err;
 }
 
+void ncp_numrecs_raise(ncp_dataset *ds, int64_t n)
+{
+    if (n <= ds->hdr.numrecs) return;
+    ds->hdr.numrecs = n;
+    ds->flags |= NCP_F_NUMRECS;
+}
+
 /*
  * One allreduce in the common case: every collective put and every close
  * comes here, and on an oversubscribed node each collective round costs a

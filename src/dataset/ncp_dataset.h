@@ -74,6 +74,8 @@ int ncp_require_data(const ncp_dataset *ds, int collective);
 int ncp_require_write(const ncp_dataset *ds);
 /* Make every rank's numrecs the maximum; rank 0 writes it if changed. */
 int ncp_numrecs_agree(ncp_dataset *ds);
+/* Local: numrecs becomes at least n, flagged for the next agreement. */
+void ncp_numrecs_raise(ncp_dataset *ds, int64_t n);
 /* Rank 0 writes numrecs into the header bytes. */
 int ncp_numrecs_write(ncp_dataset *ds);
 

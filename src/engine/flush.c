@@ -318,10 +318,7 @@ static void grow_numrecs(ncp_dataset *ds, ncp_op **ops, int n, int collective)
         const ncp_op *op = ops[k];
         if (!op->is_put || !op->req.var->is_record) continue;
         if (!collective && op->req.nelems == 0) continue;
-        if (op->req.end_rec > ds->hdr.numrecs) {
-            ds->hdr.numrecs = op->req.end_rec;
-            ds->flags |= NCP_F_NUMRECS;
-        }
+        ncp_numrecs_raise(ds, op->req.end_rec);
     }
 }
 

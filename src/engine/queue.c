@@ -77,11 +77,13 @@ int ncp_data_post(const ncp_data_args *a, int is_bput, int *reqid)
     return err;
 }
 
-/* Worst status among ops: an error first, NC_ERANGE only if nothing worse. */
-static int worst_status(ncp_op **ops, int n)
+/* Worst status among the ops carrying id (any id: NC_REQ_NULL): an error
+ * first, NC_ERANGE only if nothing worse. */
+static int worst_status(ncp_op **ops, int n, int id)
 {
     int k, st = NC_NOERR;
     for (k = 0; k < n; k++) {
+        if (id != NC_REQ_NULL && ops[k]->id != id) continue;
         if (ops[k]->status != NC_NOERR && ops[k]->status != NC_ERANGE)
             return ops[k]->status;
         if (ops[k]->status == NC_ERANGE) st = NC_ERANGE;
@@ -89,23 +91,38 @@ static int worst_status(ncp_op **ops, int n)
     return st;
 }
 
-/* Flush ops, then free them; *status gets their worst status. */
-static int flush_and_free(ncp_dataset *ds, ncp_op **ops, int n,
-                          int collective, int dirs, int *status)
+/*
+ * Flush the n ops of one call (blocking, mput) and free them; *status gets
+ * their worst status.  Without memory for the list, the ops are dropped
+ * but a collective call still joins the others' I/O, empty.
+ */
+static int flush_array(ncp_dataset *ds, ncp_op *ops, int n, int collective,
+                       int dirs, int *status)
 {
+    ncp_op **ptrs = malloc((size_t)(n > 0 ? n : 1) * sizeof(*ptrs));
     double t0 = MPI_Wtime();
-    int err = ncp_ops_flush(ds, ops, n, collective, dirs), k;
-    *status = worst_status(ops, n);
-    for (k = 0; k < n; k++) ncp_op_free(ds, ops[k]);
+    int err = NC_NOERR, ioerr = NC_NOERR, k;
+    *status = NC_NOERR;
+    if (!ptrs) {
+        for (k = 0; k < n; k++) ncp_op_free(ds, &ops[k]);
+        n = 0;
+        err = NC_ENOMEM;
+    }
+    for (k = 0; k < n; k++) ptrs[k] = &ops[k];
+    if (ptrs || collective)
+        ioerr = ncp_ops_flush(ds, ptrs, n, collective, dirs);
+    if (n > 0) *status = worst_status(ptrs, n, NC_REQ_NULL);
+    for (k = 0; k < n; k++) ncp_op_free(ds, &ops[k]);
+    free(ptrs);
     ds->prof.time_wait += MPI_Wtime() - t0;
-    return err;
+    return err != NC_NOERR ? err : ioerr;
 }
 
 int ncp_data_access(const ncp_data_args *a)
 {
     ncp_dataset *ds;
-    ncp_op *ops = NULL, **ptrs = NULL;
-    int n = 0, err, ioerr, k, status;
+    ncp_op *ops = NULL;
+    int n = 0, err, ioerr, status;
     double t0 = MPI_Wtime();
     if ((err = ncp_dataset_get(a->ncid, &ds)) != NC_NOERR) return err;
     err = ncp_ops_build(ds, a, NCP_POST_BLOCKING, &ops, &n);
@@ -115,16 +132,8 @@ int ncp_data_access(const ncp_data_args *a)
         err == NC_EPERM || (err != NC_NOERR && !a->collective))
         return err;
     if (err != NC_NOERR) n = 0; /* join the collective with nothing */
-    if (n > 0 && !(ptrs = malloc((size_t)n * sizeof(*ptrs)))) {
-        for (k = 0; k < n; k++) ncp_op_free(ds, &ops[k]);
-        n = 0;
-        err = NC_ENOMEM;
-    }
-    for (k = 0; k < n; k++) ptrs[k] = &ops[k];
-    ioerr = flush_and_free(ds, ptrs, n, a->collective,
-                           a->is_put ? NCP_FLUSH_PUTS : NCP_FLUSH_GETS,
-                           &status);
-    free(ptrs);
+    ioerr = flush_array(ds, ops, n, a->collective,
+                        a->is_put ? NCP_FLUSH_PUTS : NCP_FLUSH_GETS, &status);
     free(ops);
     if (err != NC_NOERR) return err;
     if (ioerr != NC_NOERR) return ioerr;
@@ -153,7 +162,7 @@ int ncp_data_multi(int ncid, int is_put, int collective,
                    const ncp_data_args *a, int n)
 {
     ncp_dataset *ds;
-    ncp_op **ptrs = NULL, *all = NULL;
+    ncp_op *all = NULL;
     int i, k, total = 0, err = NC_NOERR, first = NC_NOERR, ioerr, status;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (is_put && (err = ncp_require_write(ds)) != NC_NOERR) return err;
@@ -166,17 +175,12 @@ int ncp_data_multi(int ncid, int is_put, int collective,
         if (e == NC_NOERR) err = append_ops(ds, &all, &total, ops, m);
         free(ops);
     }
-    if (err == NC_NOERR && total > 0 &&
-        !(ptrs = malloc((size_t)total * sizeof(*ptrs))))
-        err = NC_ENOMEM;
     if (err != NC_NOERR) {
         for (k = 0; k < total; k++) ncp_op_free(ds, &all[k]);
         total = 0;
     }
-    for (k = 0; k < total; k++) ptrs[k] = &all[k];
-    ioerr = flush_and_free(ds, ptrs, total, collective,
-                           is_put ? NCP_FLUSH_PUTS : NCP_FLUSH_GETS, &status);
-    free(ptrs);
+    ioerr = flush_array(ds, all, total, collective,
+                        is_put ? NCP_FLUSH_PUTS : NCP_FLUSH_GETS, &status);
     free(all);
     if (err != NC_NOERR) return err;
     if (first != NC_NOERR) return first;
@@ -210,32 +214,48 @@ static int select_ops(ncp_queue *q, int num, const int *reqs, int *codes,
     return NC_NOERR;
 }
 
-/* Take the picked ops out of the queue, keeping posting order. */
-static ncp_op **take_picked(ncp_queue *q, const char *pick, int *nout)
+/* Take the ops that num/reqs name (see select_ops) out of the queue,
+ * keeping posting order: *ops (malloc'ed) gets *n of them. */
+static int take_named(ncp_queue *q, int num, const int *reqs, int *codes,
+                      ncp_op ***ops, int *n)
 {
+    char *pick = malloc((size_t)(q->n > 0 ? q->n : 1));
     ncp_op **out = malloc((size_t)(q->n > 0 ? q->n : 1) * sizeof(*out));
-    int k, w = 0, n = 0;
-    if (!out) return NULL;
-    for (k = 0; k < q->n; k++) {
-        if (pick[k]) out[n++] = q->ops[k];
+    int k, w = 0, err = pick && out ? NC_NOERR : NC_ENOMEM;
+    *n = 0;
+    if (err == NC_NOERR) err = select_ops(q, num, reqs, codes, pick);
+    for (k = 0; err == NC_NOERR && k < q->n; k++) {
+        if (pick[k]) out[(*n)++] = q->ops[k];
         else q->ops[w++] = q->ops[k];
     }
-    q->n = w;
-    *nout = n;
-    return out;
+    if (err == NC_NOERR) q->n = w;
+    free(pick);
+    if (err != NC_NOERR) {
+        free(out);
+        out = NULL;
+    }
+    *ops = out;
+    return err;
 }
 
-/* Worst status of the ops carrying id. */
-static int status_of(ncp_op **ops, int n, int id)
+/* Free ops taken out of the queue; status says why, for varn groups. */
+static void drop_ops(ncp_dataset *ds, ncp_op **ops, int n)
 {
-    int k, st = NC_NOERR;
+    int k;
     for (k = 0; k < n; k++) {
-        if (ops[k]->id != id) continue;
-        if (ops[k]->status != NC_NOERR && ops[k]->status != NC_ERANGE)
-            return ops[k]->status;
-        if (ops[k]->status == NC_ERANGE) st = NC_ERANGE;
+        ncp_op_free(ds, ops[k]);
+        free(ops[k]);
     }
-    return st;
+}
+
+/* How many requests ops[0..n) hold: the ops of one varn share an id and
+ * sit together. */
+static int count_ids(ncp_op **ops, int n)
+{
+    int k, ids = 0;
+    for (k = 0; k < n; k++)
+        if (k == 0 || ops[k]->id != ops[k - 1]->id) ids++;
+    return ids;
 }
 
 static int wait_common(int ncid, int num, int *reqs, int *statuses,
@@ -243,19 +263,14 @@ static int wait_common(int ncid, int num, int *reqs, int *statuses,
 {
     ncp_dataset *ds;
     ncp_op **ops = NULL;
-    char *pick = NULL;
-    int *codes = statuses, n = 0, err, i, k;
+    int *codes = statuses, n = 0, err, i;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_data(ds, collective)) != NC_NOERR) return err;
-    pick = malloc((size_t)(ds->queue.n > 0 ? ds->queue.n : 1));
-    if (!codes && num > 0) codes = calloc((size_t)num, sizeof(*codes));
-    if (!pick || (!codes && num > 0)) err = NC_ENOMEM;
-    if (err == NC_NOERR)
-        err = select_ops(&ds->queue, num, reqs, codes, pick);
-    if (err == NC_NOERR && !(ops = take_picked(&ds->queue, pick, &n)))
+    if (!codes && num > 0 && !(codes = calloc((size_t)num, sizeof(*codes))))
         err = NC_ENOMEM;
-    if (err != NC_NOERR) n = 0; /* a collective wait still joins */
-    if (err == NC_NOERR || collective) {
+    if (err == NC_NOERR)
+        err = take_named(&ds->queue, num, reqs, codes, &ops, &n);
+    if (err == NC_NOERR || collective) { /* a collective wait still joins */
         double t0 = MPI_Wtime();
         int ioerr = ncp_ops_flush(ds, ops, n, collective, 0);
         ds->prof.time_wait += MPI_Wtime() - t0;
@@ -266,16 +281,12 @@ static int wait_common(int ncid, int num, int *reqs, int *statuses,
         /* as PnetCDF: an unknown id fails the call as well */
         if (!known && err == NC_NOERR) err = NC_EINVAL_REQUEST;
         if (known && reqs[i] != NC_REQ_NULL)
-            codes[i] = status_of(ops, n, reqs[i]);
+            codes[i] = worst_status(ops, n, reqs[i]);
         if (known) reqs[i] = NC_REQ_NULL;
     }
     if (codes != statuses) free(codes);
-    for (k = 0; k < n; k++) {
-        ncp_op_free(ds, ops[k]);
-        free(ops[k]);
-    }
+    drop_ops(ds, ops, n);
     free(ops);
-    free(pick);
     return err;
 }
 
@@ -293,38 +304,25 @@ int ncmpi_cancel(int ncid, int num, int *reqs, int *statuses)
 {
     ncp_dataset *ds;
     ncp_op **ops = NULL;
-    char *pick;
     int n = 0, err, i, k;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    pick = malloc((size_t)(ds->queue.n > 0 ? ds->queue.n : 1));
-    if (!pick) return NC_ENOMEM;
-    err = select_ops(&ds->queue, num, reqs, statuses, pick);
-    if (err == NC_NOERR && !(ops = take_picked(&ds->queue, pick, &n)))
-        err = NC_ENOMEM;
-    for (k = 0; k < n; k++) {
+    err = take_named(&ds->queue, num, reqs, statuses, &ops, &n);
+    for (k = 0; k < n; k++)
         ops[k]->status = NC_EINVAL_REQUEST; /* nothing moved, nothing unpacked */
-        ncp_op_free(ds, ops[k]);
-        free(ops[k]);
-    }
+    drop_ops(ds, ops, n);
     for (i = 0; err == NC_NOERR && num > 0 && reqs && i < num; i++)
         if (!statuses || statuses[i] != NC_EINVAL_REQUEST)
             reqs[i] = NC_REQ_NULL;
     free(ops);
-    free(pick);
     return err;
 }
 
 int ncp_queue_discard(ncp_dataset *ds)
 {
     ncp_queue *q = &ds->queue;
-    int k, ids = 0, last = -1;
-    for (k = 0; k < q->n; k++) {
-        if (q->ops[k]->id != last) ids++;
-        last = q->ops[k]->id;
-        q->ops[k]->status = NC_EINVAL_REQUEST;
-        ncp_op_free(ds, q->ops[k]);
-        free(q->ops[k]);
-    }
+    int k, ids = count_ids(q->ops, q->n);
+    for (k = 0; k < q->n; k++) q->ops[k]->status = NC_EINVAL_REQUEST;
+    drop_ops(ds, q->ops, q->n);
     free(q->ops);
     q->ops = NULL;
     q->n = q->cap = 0;
@@ -334,14 +332,10 @@ int ncp_queue_discard(ncp_dataset *ds)
 int ncmpi_inq_nreqs(int ncid, int *nreqs)
 {
     ncp_dataset *ds;
-    int err, k, last = -1, ids = 0;
+    int err;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (!nreqs) return NC_EINVAL;
-    for (k = 0; k < ds->queue.n; k++) {
-        if (ds->queue.ops[k]->id != last) ids++;
-        last = ds->queue.ops[k]->id;
-    }
-    *nreqs = ids;
+    *nreqs = count_ids(ds->queue.ops, ds->queue.n);
     return NC_NOERR;
 }
 

@@ -267,7 +267,6 @@ static void scenario(const char *path, int cmode)
     varn_checks(nc, vn);
     {
         MPI_Offset nrecs = -1;
-        CHECK_ERR(ncmpi_inq_num_rec_vars(nc, &v));
         CHECK_ERR(ncmpi_inq_dimlen(nc, dt, &nrecs));
         CHECK(nrecs == NREC);
     }
