@@ -341,15 +341,16 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
         ncp_extents_init(&st.fext);
         ncp_extents_init(&st.mext);
     }
-    if (collective || st.fext.n > 0)
+    if (collective || st.fext.n > 0) {
         ioerr = ncp_io_xferv(&ds->file, collective, is_write, &st.fext,
                              &st.mext);
-    if (is_write) {
-        ds->prof.mpiio_write_calls++;
-        ds->prof.bytes_written += ioerr == NC_NOERR ? st.fext.nbytes : 0;
-    } else {
-        ds->prof.mpiio_read_calls++;
-        ds->prof.bytes_read += ioerr == NC_NOERR ? st.fext.nbytes : 0;
+        if (is_write) {
+            ds->prof.mpiio_write_calls++;
+            ds->prof.bytes_written += ioerr == NC_NOERR ? st.fext.nbytes : 0;
+        } else {
+            ds->prof.mpiio_read_calls++;
+            ds->prof.bytes_read += ioerr == NC_NOERR ? st.fext.nbytes : 0;
+        }
     }
     if (err == NC_NOERR) err = ioerr;
     for (i = 0; err == NC_NOERR && i < st.ncopies; i++)
