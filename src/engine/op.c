@@ -126,17 +126,23 @@ static int charge_bput(ncp_dataset *ds, ncp_op *op)
     return NC_NOERR;
 }
 
-/* Validate one subarray call and make its op ready to flush. */
-static int build_one(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
-                     ncp_post_kind kind, const ncp_membuf *given, ncp_op *op)
+/* The first half of an op: its validated coordinates. */
+static int op_coords(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
+                     ncp_op *op)
 {
-    int err;
     memset(op, 0, sizeof(*op));
     op->is_put = a->is_put;
     op->varid = a->varid;
     op->xsz = ncp_xtype_size(v->xtype);
-    if ((err = ncp_req_build(&ds->hdr, v, a, &op->req)) != NC_NOERR)
-        return err;
+    return ncp_req_build(&ds->hdr, v, a, &op->req);
+}
+
+/* The second half: the buffer side, described from a (or given: a slice
+ * of a varn buffer), and a put's external bytes. */
+static int op_buffer(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
+                     ncp_post_kind kind, const ncp_membuf *given, ncp_op *op)
+{
+    int err;
     if (given) {
         op->mem = *given;
     } else if ((err = ncp_membuf_describe(a, v->xtype, op->req.nelems,
@@ -177,88 +183,87 @@ void ncp_op_free(ncp_dataset *ds, ncp_op *op)
     ncp_req_free(&op->req);
 }
 
-/* Elements a varn call selects in all: the sum over its subarrays. */
-static int varn_total(const ncp_dataset *ds, const ncp_var *v,
-                      const ncp_data_args *a, int64_t *total)
+/* Subarray i of a varn call, as a call of its own. */
+static ncp_data_args varn_sub(const ncp_data_args *a, int i)
 {
-    int i, err = NC_NOERR;
-    *total = 0;
-    for (i = 0; i < a->num && err == NC_NOERR; i++) {
-        ncp_data_args s = *a;
-        ncp_req r;
-        s.kind = a->counts ? NCP_SHAPE_VARA : NCP_SHAPE_VAR1;
-        s.start = a->starts ? a->starts[i] : NULL;
-        s.count = a->counts ? a->counts[i] : NULL;
-        memset(&r, 0, sizeof r);
-        err = ncp_req_build(&ds->hdr, v, &s, &r);
-        if (err == NC_NOERR) *total += r.nelems;
-        ncp_req_free(&r);
+    ncp_data_args s = *a;
+    s.kind = a->counts ? NCP_SHAPE_VARA : NCP_SHAPE_VAR1;
+    s.start = a->starts[i];
+    s.count = a->counts ? a->counts[i] : NULL;
+    return s;
+}
+
+/* Free ops[0..n) of a failed varn call; none of them unpacks. */
+static void varn_unwind(ncp_dataset *ds, ncp_op *ops, int n, varn_group *g,
+                        int err)
+{
+    int i, orphan = g && g->refs == 0; /* else the last op frees it */
+    for (i = 0; i < n; i++) {
+        ops[i].status = err;
+        ncp_op_free(ds, &ops[i]);
     }
-    return err;
+    if (orphan) {
+        free(g->image);
+        free(g);
+    }
 }
 
 /*
- * A varn call: one op per subarray, each on its slice of the buffer.  A
- * noncontiguous flexible buffer is packed once (put) or read into one image
- * and unpacked at the end (get), so every op sees a contiguous slice.
+ * A varn call: one op per subarray, each on its slice of the buffer.  The
+ * coordinates come first (their sum sizes the buffer); a noncontiguous
+ * flexible buffer is packed once (put) or read into one image and unpacked
+ * at the end (get), so every op sees a contiguous slice.
  */
 static int build_varn(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
                       ncp_post_kind kind, ncp_op *ops)
 {
-    int64_t total, done = 0;
+    int64_t total = 0, done = 0;
     ncp_membuf whole, slice;
     varn_group *g = NULL;
     size_t msz;
-    int i, built = 0, err;
+    int i, err = NC_NOERR;
 
     if (a->num < 0) return NC_EINVAL;
     if (a->num > 0 && !a->starts) return NC_ENULLSTART;
-    if ((err = varn_total(ds, v, a, &total)) != NC_NOERR) return err;
-    if ((err = ncp_membuf_describe(a, v->xtype, total, &whole)) != NC_NOERR)
+    for (i = 0; i < a->num; i++) {
+        ncp_data_args s = varn_sub(a, i);
+        if ((err = op_coords(ds, &s, v, &ops[i])) != NC_NOERR) {
+            varn_unwind(ds, ops, i + 1, NULL, err);
+            return err;
+        }
+        total += ops[i].req.nelems;
+    }
+    if ((err = ncp_membuf_describe(a, v->xtype, total, &whole)) != NC_NOERR) {
+        varn_unwind(ds, ops, a->num, NULL, err);
         return err;
+    }
     msz = ncp_mtype_size((ncp_mtype)whole.mtype);
     slice = whole;
     if (!whole.contiguous && total > 0) {
-        if (!(g = calloc(1, sizeof(*g)))) return NC_ENOMEM;
-        g->nbytes = total * (int64_t)msz;
-        g->mem = whole;
-        if (!(g->image = malloc((size_t)g->nbytes + 1))) err = NC_ENOMEM;
-        else if (a->is_put)
-            err = ncp_membuf_pack(&whole, ds->comm, g->image, g->nbytes);
-        slice.user = g->image;
-        slice.contiguous = 1;
-        if (a->is_put) g->mem.user = NULL; /* nothing to unpack */
+        if (!(g = calloc(1, sizeof(*g)))) err = NC_ENOMEM;
+        else if (!(g->image = malloc((size_t)total * msz + 1))) err = NC_ENOMEM;
+        if (err == NC_NOERR) {
+            g->nbytes = total * (int64_t)msz;
+            g->mem = whole;
+            if (a->is_put) {
+                err = ncp_membuf_pack(&whole, ds->comm, g->image, g->nbytes);
+                g->mem.user = NULL; /* nothing to unpack */
+            }
+            slice.contiguous = 1;
+        }
     }
     for (i = 0; i < a->num && err == NC_NOERR; i++) {
-        ncp_data_args s = *a;
-        char *base;
-        s.kind = a->counts ? NCP_SHAPE_VARA : NCP_SHAPE_VAR1;
-        s.start = a->starts[i];
-        s.count = a->counts ? a->counts[i] : NULL;
-        base = g ? g->image : whole.user;
+        ncp_data_args s = varn_sub(a, i);
+        char *base = g ? g->image : whole.user;
         slice.user = base ? base + done * (int64_t)msz : NULL;
-        err = build_one(ds, &s, v, kind, &slice, &ops[i]);
-        if (err == NC_NOERR) {
-            done += ops[i].req.nelems;
-            built++;
-            if (g) {
-                ops[i].group = g;
-                g->refs++;
-            }
-        } else {
-            ncp_op_free(ds, &ops[i]);
+        err = op_buffer(ds, &s, v, kind, &slice, &ops[i]);
+        done += ops[i].req.nelems;
+        if (g) {
+            ops[i].group = g;
+            g->refs++;
         }
     }
-    if (err != NC_NOERR) {
-        for (i = 0; i < built; i++) {
-            ops[i].status = err; /* nothing unpacked */
-            ncp_op_free(ds, &ops[i]);
-        }
-        if (g && g->refs == 0) {
-            free(g->image);
-            free(g);
-        }
-    }
+    if (err != NC_NOERR) varn_unwind(ds, ops, a->num, g, err);
     return err;
 }
 
@@ -290,9 +295,13 @@ int ncp_ops_build(ncp_dataset *ds, const ncp_data_args *a,
         return NC_ENOMEM;
     if (a->kind == NCP_SHAPE_VARN) {
         err = build_varn(ds, a, v, kind, ops);
-    } else if ((err = build_one(ds, a, v, kind, NULL, ops)) != NC_NOERR) {
-        ops[0].status = err;
-        ncp_op_free(ds, ops);
+    } else {
+        err = op_coords(ds, a, v, ops);
+        if (err == NC_NOERR) err = op_buffer(ds, a, v, kind, NULL, ops);
+        if (err != NC_NOERR) {
+            ops[0].status = err;
+            ncp_op_free(ds, ops);
+        }
     }
     if (err != NC_NOERR) {
         free(ops);
