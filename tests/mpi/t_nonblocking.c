@@ -224,6 +224,29 @@ static void varn_checks(int nc, int vn)
         bad += got[16 + i] != 308 + i;
     }
     CHECKF(bad == 0, "varn read back: %d wrong values", bad);
+
+    /* the flexible form with a noncontiguous buffer (every other int):
+       rewrite the same values, then read them back the same way */
+    {
+        MPI_Datatype every2;
+        int wide[2 * 3 * NX];
+        MPI_Type_vector(3 * NX, 1, 2, MPI_INT, &every2);
+        MPI_Type_commit(&every2);
+        for (i = 0; i < 2 * 3 * NX; i++)
+            wide[i] = i % 2 ? -1 : buf[i / 2];
+        CHECK_ERR(ncmpi_put_varn_all(nc, vn, num, starts, counts, wide,
+                                     num ? 1 : 0, every2));
+        CHECK_ERR(tu_sync(nc));
+        for (i = 0; i < 2 * 3 * NX; i++) wide[i] = -7;
+        CHECK_ERR(ncmpi_get_varn_all(nc, vn, 3, starts, counts, wide, 1,
+                                     every2));
+        for (bad = 0, i = 0; i < 3 * NX; i++) {
+            bad += wide[2 * i] != buf[i];
+            bad += wide[2 * i + 1] != -7;
+        }
+        CHECKF(bad == 0, "flexible varn: %d wrong values", bad);
+        MPI_Type_free(&every2);
+    }
 }
 
 static void scenario(const char *path, int cmode)
