@@ -35,6 +35,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_common.h"
+
 #ifndef BENCH_LIB_NAME
 #define BENCH_LIB_NAME "ncpario"
 #endif
@@ -86,21 +88,6 @@ static void usage(FILE *to)
         "read_mibs\n");
 }
 
-/* A whole decimal number in [lo, hi], nothing before or after it. */
-static int parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
-{
-    char *end = NULL;
-    long long v;
-    int ok;
-
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    ok = errno == 0 && end != s && *end == '\0' && v >= lo && v <= hi;
-    if (ok)
-        *out = (int64_t)v;
-    return ok;
-}
-
 /* "NX,NY,NZ" into global[] in z, y, x order. */
 static int parse_sizes(const char *arg, int64_t global[3])
 {
@@ -119,7 +106,8 @@ static int parse_sizes(const char *arg, int64_t global[3])
             *comma = '\0';
         /* Each length alone must not overflow a byte count; their product
          * is checked once the grid is known. */
-        ok = ok && parse_int64(field, 1, INT64_MAX / 8, &global[2 - i]);
+        ok = ok &&
+             bench_parse_int64(field, 1, INT64_MAX / 8, &global[2 - i]);
         if (comma != NULL)
             field = comma + 1;
     }
@@ -161,15 +149,15 @@ static int parse_options(int argc, char **argv, int rank, struct options *o)
             o->path = optarg;
             break;
         case 'r':
-            ok = parse_int64(optarg, 1, MAX_REPS, &v);
+            ok = bench_parse_int64(optarg, 1, MAX_REPS, &v);
             o->reps = (int)v;
             break;
         case 'w':
-            ok = parse_int64(optarg, 0, MAX_REPS, &v);
+            ok = bench_parse_int64(optarg, 0, MAX_REPS, &v);
             o->warmup = (int)v;
             break;
         case 'f':
-            ok = parse_int64(optarg, 1, 5, &v) && v != 3 && v != 4;
+            ok = bench_parse_int64(optarg, 1, 5, &v) && v != 3 && v != 4;
             o->format = (int)v;
             break;
         case 'k':
@@ -226,18 +214,6 @@ static int64_t cube_root_floor(int64_t n)
     return lo;
 }
 
-/* Length n cut into `parts` near-equal pieces; the first n % parts pieces
- * get one more element, so sizes that do not divide evenly still cover the
- * whole axis. */
-static void split_axis(int64_t n, int parts, int idx, MPI_Offset *start,
-                       MPI_Offset *count)
-{
-    int64_t q = n / parts, r = n % parts;
-
-    *start = (MPI_Offset)(idx * q + (idx < r ? idx : r));
-    *count = (MPI_Offset)(q + (idx < r ? 1 : 0));
-}
-
 /* Sizes the global array (from -n, or a cube block of -s MiB per rank)
  * and finds this rank's block. 1 when the array's bytes can be counted in
  * 64 bits and a block's in size_t; every rank returns the same. */
@@ -292,7 +268,7 @@ static int decompose(const struct options *o, int rank, int nprocs,
 
     b->nelems = 1;
     for (int d = 0; d < 3 && ok; d++) {
-        split_axis(global[d], b->grid[d], b->coord[d], &b->start[d],
+        bench_split_axis(global[d], b->grid[d], b->coord[d], &b->start[d],
                    &b->count[d]);
         b->nelems *= (size_t)b->count[d];
     }
@@ -348,23 +324,7 @@ static int64_t check_block(const int64_t global[3], const struct block *b,
 
 static void require(int err, const char *what, int rank, MPI_Comm comm)
 {
-    if (err != NC_NOERR) {
-        fprintf(stderr, "blocks3d: rank %d: %s failed: %s\n", rank, what,
-                ncmpi_strerror(err));
-        MPI_Abort(comm, 1);
-    }
-}
-
-static int create_mode(int format)
-{
-    switch (format) {
-    case 2:
-        return NC_CLOBBER | NC_64BIT_OFFSET;
-    case 5:
-        return NC_CLOBBER | NC_64BIT_DATA;
-    default:
-        return NC_CLOBBER;
-    }
+    bench_require("blocks3d", err, what, rank, comm);
 }
 
 /* One repetition: create + define, write + close, open + read + close,
@@ -381,8 +341,8 @@ static void run_once(const char *path, const struct options *o,
 
     MPI_Barrier(comm);
     t0 = MPI_Wtime();
-    require(ncmpi_create(comm, path, create_mode(o->format), MPI_INFO_NULL,
-                         &ncid), "ncmpi_create", rank, comm);
+    require(ncmpi_create(comm, path, bench_create_mode(o->format),
+                         MPI_INFO_NULL, &ncid), "ncmpi_create", rank, comm);
     for (int d = 0; d < 3; d++)
         require(ncmpi_def_dim(ncid, dimnames[d], (MPI_Offset)global[d],
                               &dimids[d]), "ncmpi_def_dim", rank, comm);
@@ -417,41 +377,6 @@ static void run_once(const char *path, const struct options *o,
     t[PH_READ] = MPI_Wtime() - t0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static double mibs(int64_t bytes, double seconds)
-{
-    return seconds > 0.0 ? (double)bytes / 1048576.0 / seconds : 0.0;
-}
-
-/* The directory part of path, for the CSV; "." when it has none. */
-static void dir_of(const char *path, char *out, size_t outsz)
-{
-    const char *slash = strrchr(path, '/');
-
-    if (slash == NULL)
-        snprintf(out, outsz, ".");
-    else
-        snprintf(out, outsz, "%.*s",
-                 slash == path ? 1 : (int)(slash - path), path);
-}
-
-static const char *format_name(int format)
-{
-    return format == 5 ? "CDF-5" : format == 2 ? "CDF-2" : "CDF-1";
-}
-
 static void report_header(const struct options *o, const char *path,
                           const int64_t global[3], const struct block *b,
                           int nprocs, int64_t bytes, int64_t max_block)
@@ -462,7 +387,7 @@ static void report_header(const struct options *o, const char *path,
            b->grid[0], b->grid[1], b->grid[2]);
     printf("  array   double v(z=%" PRId64 ", y=%" PRId64 ", x=%" PRId64
            "), %s, %.2f MiB (largest block %.2f MiB)\n",
-           global[0], global[1], global[2], format_name(o->format),
+           global[0], global[1], global[2], bench_format_name(o->format),
            (double)bytes / 1048576.0, (double)max_block / 1048576.0);
     printf("  file    %s (%s)\n", path,
            o->keep ? "kept after the last rep" : "removed after each rep");
@@ -508,7 +433,7 @@ int main(int argc, char **argv)
     else
         snprintf(path, sizeof path, "%s/blocks3d.%s.%ld.nc", o.dir,
                  BENCH_LIB_NAME, pid);
-    dir_of(path, dir, sizeof dir);
+    bench_dir_of(path, dir, sizeof dir);
     if (o.csv && strpbrk(dir, ",\n") != NULL) {
         if (rank == 0)
             fprintf(stderr, "blocks3d: -c needs a directory without ',' "
@@ -552,12 +477,13 @@ int main(int argc, char **argv)
         if (rank == 0 && rep >= 1 && !o.quiet)
             printf("  %4d %10.6f %10.6f %10.6f %12.1f %12.1f\n", rep,
                    tm[PH_DEFINE], tm[PH_WRITE], tm[PH_READ],
-                   mibs(bytes, tm[PH_WRITE]), mibs(bytes, tm[PH_READ]));
+                   bench_mibs(bytes, tm[PH_WRITE]),
+                   bench_mibs(bytes, tm[PH_READ]));
         if (rank == 0 && rep >= 1 && o.csv && bad_total == 0)
             printf("%s,%d,%s,%" PRId64 ",%.6f,%.6f,%.2f,%.2f\n",
                    BENCH_LIB_NAME, nprocs, dir, bytes, tm[PH_WRITE],
-                   tm[PH_READ], mibs(bytes, tm[PH_WRITE]),
-                   mibs(bytes, tm[PH_READ]));
+                   tm[PH_READ], bench_mibs(bytes, tm[PH_WRITE]),
+                   bench_mibs(bytes, tm[PH_READ]));
         if (rank == 0 && !(o.keep && (rep == o.reps || bad_total != 0)))
             remove(path);
         fflush(stdout);
@@ -576,12 +502,13 @@ int main(int argc, char **argv)
         for (int p = 0; p < PH_COUNT && col != NULL; p++) {
             for (int r = 0; r < o.reps; r++)
                 col[r] = tmax[(size_t)r * PH_COUNT + p];
-            med[p] = median(col, o.reps);
+            med[p] = bench_median(col, o.reps);
         }
         if (col != NULL && o.reps > 1)
             printf("  %4s %10.6f %10.6f %10.6f %12.1f %12.1f\n", "med",
                    med[PH_DEFINE], med[PH_WRITE], med[PH_READ],
-                   mibs(bytes, med[PH_WRITE]), mibs(bytes, med[PH_READ]));
+                   bench_mibs(bytes, med[PH_WRITE]),
+                   bench_mibs(bytes, med[PH_READ]));
         free(col);
         printf("  verify  OK: all %" PRId64 " values read back as written, "
                "in each of %d rep%s\n", bytes / (int64_t)sizeof(double),
