@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int bench_parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
@@ -23,6 +24,88 @@ int bench_parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
     ok = errno == 0 && end != s && *end == '\0' && v >= lo && v <= hi;
     if (ok)
         *out = (int64_t)v;
+    return ok;
+}
+
+/* 1 when c is a common option (*ok then says whether its value is
+ * usable), 0 when it is not. */
+static int common_option(int c, const char *arg, struct bench_opts *o,
+                         int *ok)
+{
+    int64_t v = 0;
+
+    switch (c) {
+    case 'd':
+        o->dir = arg;
+        return 1;
+    case 'r':
+        *ok = bench_parse_int64(arg, 1, BENCH_MAX_REPS, &v);
+        o->reps = (int)v;
+        return 1;
+    case 'w':
+        *ok = bench_parse_int64(arg, 0, BENCH_MAX_REPS, &v);
+        o->warmup = (int)v;
+        return 1;
+    case 'f':
+        *ok = bench_parse_int64(arg, 1, 5, &v) && v != 3 && v != 4;
+        o->format = (int)v;
+        return 1;
+    case 'k':
+        o->keep = 1;
+        return 1;
+    case 'q':
+        o->quiet = 1;
+        return 1;
+    case 'c':
+        o->csv = 1;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int bench_parse_options(const char *prog, int argc, char **argv,
+                        const char *own_optstring, int rank,
+                        void (*usage)(FILE *), bench_apply_fn apply,
+                        void *own, struct bench_opts *common)
+{
+    char optstring[128];
+    int c, ok = 1;
+
+    memset(common, 0, sizeof *common);
+    common->dir = "/tmp";
+    common->reps = 3;
+    common->format = 2;
+    snprintf(optstring, sizeof optstring, "%sd:r:w:f:kqch", own_optstring);
+    opterr = 0;
+    while (ok && !common->help &&
+           (c = getopt(argc, argv, optstring)) != -1) {
+        if (c == 'h') {
+            if (rank == 0)
+                usage(stdout);
+            common->help = 1;
+        } else if (c == '?' || c == ':') {
+            ok = 0;
+        } else if (!common_option(c, optarg, common, &ok)) {
+            ok = apply(c, optarg, own);
+        }
+        if (!ok && rank == 0) {
+            if (c == '?' || c == ':')
+                fprintf(stderr, "%s: bad option -%c\n", prog, optopt);
+            else
+                fprintf(stderr, "%s: bad value for -%c: '%s'\n", prog, c,
+                        optarg);
+            usage(stderr);
+        }
+    }
+    if (ok && !common->help && optind < argc) {
+        if (rank == 0) {
+            fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
+                    argv[optind]);
+            usage(stderr);
+        }
+        ok = 0;
+    }
     return ok;
 }
 

@@ -10,6 +10,35 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+enum { BENCH_MAX_REPS = 100000 };
+
+/* The options every benchmark takes: -d dir, -r reps, -w warmup,
+ * -f 1|2|5, -k, -q, -c, -h. */
+struct bench_opts {
+    const char *dir;    /* directory of the files (default /tmp) */
+    int reps;           /* timed repetitions (default 3) */
+    int warmup;         /* untimed repetitions before them (default 0) */
+    int format;         /* 1, 2 (default) or 5 */
+    int keep;           /* keep the files of the last repetition */
+    int quiet;          /* no human-readable report */
+    int csv;            /* CSV lines */
+    int help;           /* -h: usage printed, nothing to run */
+};
+
+/* Applies one of the program's own options to its option struct; 1 when
+ * the value is usable. */
+typedef int (*bench_apply_fn)(int c, const char *arg, void *own);
+
+/* getopt over the common options and the program's own ones (own_optstring,
+ * handed to apply). Sets the common defaults first. 1 when the options are
+ * usable (or only -h was asked for); otherwise 0 after a message and the
+ * usage on stderr (rank 0 only). */
+int bench_parse_options(const char *prog, int argc, char **argv,
+                        const char *own_optstring, int rank,
+                        void (*usage)(FILE *), bench_apply_fn apply,
+                        void *own, struct bench_opts *common);
 
 /* A whole decimal number in [lo, hi], nothing before or after it: 1 and
  * *out set, or 0. */

@@ -41,7 +41,7 @@
 #define BENCH_LIB_NAME "ncpario"
 #endif
 
-enum { EXIT_USAGE = 2, MAX_REPS = 100000, MAX_REPORTED_MISMATCHES = 5 };
+enum { EXIT_USAGE = 2, MAX_REPORTED_MISMATCHES = 5 };
 
 /* Phases timed in every repetition, in output order. */
 enum { PH_DEFINE, PH_WRITE, PH_READ, PH_COUNT };
@@ -49,15 +49,8 @@ enum { PH_DEFINE, PH_WRITE, PH_READ, PH_COUNT };
 struct options {
     int64_t global[3];  /* z, y, x; 0 = derive from mib_per_rank */
     double mib_per_rank;
-    const char *dir;
-    const char *path;   /* -o; NULL = a fresh name in dir */
-    int reps;
-    int warmup;         /* untimed repetitions before the first timed one */
-    int format;         /* 1, 2 or 5 */
-    int keep;
-    int quiet;
-    int csv;
-    int help;
+    const char *path;   /* -o; NULL = a fresh name in run.dir */
+    struct bench_opts run;
 };
 
 /* The block of the global array that one rank owns. */
@@ -114,88 +107,37 @@ static int parse_sizes(const char *arg, int64_t global[3])
     return ok;
 }
 
+/* One of blocks3d's own options into o; 0 when its value is bad. */
+static int apply_option(int c, const char *arg, void *own)
+{
+    struct options *o = own;
+    char *end = NULL;
+
+    switch (c) {
+    case 'n':
+        return parse_sizes(arg, o->global);
+    case 's':
+        errno = 0;
+        o->mib_per_rank = strtod(arg, &end);
+        o->global[0] = o->global[1] = o->global[2] = 0;
+        return errno == 0 && end != arg && *end == '\0' &&
+               o->mib_per_rank > 0.0 && o->mib_per_rank <= 1048576.0;
+    case 'o':
+        o->path = arg;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* 1 when the options are usable (or only -h was asked for), 0 after a
  * message on stderr. */
 static int parse_options(int argc, char **argv, int rank, struct options *o)
 {
-    int c;
-    int ok = 1;
-    int64_t v;
-    char *end = NULL;
-
     memset(o, 0, sizeof *o);
     o->mib_per_rank = 8.0;
-    o->dir = "/tmp";
-    o->reps = 3;
-    o->format = 2;
-    opterr = 0;
-    while (ok && !o->help &&
-           (c = getopt(argc, argv, "n:s:d:o:r:w:f:kqch")) != -1) {
-        switch (c) {
-        case 'n':
-            ok = parse_sizes(optarg, o->global);
-            break;
-        case 's':
-            errno = 0;
-            o->mib_per_rank = strtod(optarg, &end);
-            ok = errno == 0 && end != optarg && *end == '\0' &&
-                 o->mib_per_rank > 0.0 && o->mib_per_rank <= 1048576.0;
-            o->global[0] = o->global[1] = o->global[2] = 0;
-            break;
-        case 'd':
-            o->dir = optarg;
-            break;
-        case 'o':
-            o->path = optarg;
-            break;
-        case 'r':
-            ok = bench_parse_int64(optarg, 1, MAX_REPS, &v);
-            o->reps = (int)v;
-            break;
-        case 'w':
-            ok = bench_parse_int64(optarg, 0, MAX_REPS, &v);
-            o->warmup = (int)v;
-            break;
-        case 'f':
-            ok = bench_parse_int64(optarg, 1, 5, &v) && v != 3 && v != 4;
-            o->format = (int)v;
-            break;
-        case 'k':
-            o->keep = 1;
-            break;
-        case 'q':
-            o->quiet = 1;
-            break;
-        case 'c':
-            o->csv = 1;
-            break;
-        case 'h':
-            if (rank == 0)
-                usage(stdout);
-            o->help = 1;
-            break;
-        default:
-            ok = 0;
-            break;
-        }
-        if (!ok && rank == 0) {
-            if (c == '?' || c == ':')
-                fprintf(stderr, "blocks3d: bad option -%c\n", optopt);
-            else
-                fprintf(stderr, "blocks3d: bad value for -%c: '%s'\n", c,
-                        optarg);
-            usage(stderr);
-        }
-    }
-    if (ok && !o->help && optind < argc) {
-        if (rank == 0) {
-            fprintf(stderr, "blocks3d: unexpected argument '%s'\n",
-                    argv[optind]);
-            usage(stderr);
-        }
-        ok = 0;
-    }
-    return ok;
+    return bench_parse_options("blocks3d", argc, argv, "n:s:o:", rank, usage,
+                               apply_option, o, &o->run);
 }
 
 /* The largest whole s with s*s*s <= n, by bisection: no libm needed. */
@@ -341,7 +283,7 @@ static void run_once(const char *path, const struct options *o,
 
     MPI_Barrier(comm);
     t0 = MPI_Wtime();
-    require(ncmpi_create(comm, path, bench_create_mode(o->format),
+    require(ncmpi_create(comm, path, bench_create_mode(o->run.format),
                          MPI_INFO_NULL, &ncid), "ncmpi_create", rank, comm);
     for (int d = 0; d < 3; d++)
         require(ncmpi_def_dim(ncid, dimnames[d], (MPI_Offset)global[d],
@@ -387,13 +329,13 @@ static void report_header(const struct options *o, const char *path,
            b->grid[0], b->grid[1], b->grid[2]);
     printf("  array   double v(z=%" PRId64 ", y=%" PRId64 ", x=%" PRId64
            "), %s, %.2f MiB (largest block %.2f MiB)\n",
-           global[0], global[1], global[2], bench_format_name(o->format),
+           global[0], global[1], global[2], bench_format_name(o->run.format),
            (double)bytes / 1048576.0, (double)max_block / 1048576.0);
     printf("  file    %s (%s)\n", path,
-           o->keep ? "kept after the last rep" : "removed after each rep");
-    if (o->warmup > 0)
+           o->run.keep ? "kept after the last rep" : "removed after each rep");
+    if (o->run.warmup > 0)
         printf("  warmup  %d untimed rep%s before the timed ones\n",
-               o->warmup, o->warmup == 1 ? "" : "s");
+               o->run.warmup, o->run.warmup == 1 ? "" : "s");
     printf("  %4s %10s %10s %10s %12s %12s\n", "rep", "define_s", "write_s",
            "read_s", "write_MiB/s", "read_MiB/s");
 }
@@ -417,7 +359,7 @@ int main(int argc, char **argv)
         status = EXIT_USAGE;
         goto done;
     }
-    if (o.help)
+    if (o.run.help)
         goto done;
     if (!decompose(&o, rank, nprocs, global, &b)) {
         status = EXIT_USAGE;
@@ -431,10 +373,10 @@ int main(int argc, char **argv)
     if (o.path != NULL)
         snprintf(path, sizeof path, "%s", o.path);
     else
-        snprintf(path, sizeof path, "%s/blocks3d.%s.%ld.nc", o.dir,
+        snprintf(path, sizeof path, "%s/blocks3d.%s.%ld.nc", o.run.dir,
                  BENCH_LIB_NAME, pid);
     bench_dir_of(path, dir, sizeof dir);
-    if (o.csv && strpbrk(dir, ",\n") != NULL) {
+    if (o.run.csv && strpbrk(dir, ",\n") != NULL) {
         if (rank == 0)
             fprintf(stderr, "blocks3d: -c needs a directory without ',' "
                     "or newline\n");
@@ -445,7 +387,7 @@ int main(int argc, char **argv)
     /* Allocation failure is local; agree on it before any collective I/O. */
     wbuf = malloc((b.nelems ? b.nelems : 1) * sizeof *wbuf);
     rbuf = malloc((b.nelems ? b.nelems : 1) * sizeof *rbuf);
-    tmax = malloc((size_t)o.reps * PH_COUNT * sizeof *tmax);
+    tmax = malloc((size_t)o.run.reps * PH_COUNT * sizeof *tmax);
     status = (wbuf == NULL || rbuf == NULL || tmax == NULL);
     MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (status != 0) {
@@ -458,12 +400,13 @@ int main(int argc, char **argv)
     block_bytes = (int64_t)b.nelems * (int64_t)sizeof(double);
     MPI_Reduce(&block_bytes, &max_block, 1, MPI_INT64_T, MPI_MAX, 0,
                MPI_COMM_WORLD);
-    if (rank == 0 && !o.quiet)
+    if (rank == 0 && !o.run.quiet)
         report_header(&o, path, global, &b, nprocs, bytes, max_block);
 
     /* Warm-up repetitions are numbered 1 - warmup .. 0: run and verified
      * like the others, but neither printed nor counted. */
-    for (int rep = 1 - o.warmup; rep <= o.reps && bad_total == 0; rep++) {
+    for (int rep = 1 - o.run.warmup; rep <= o.run.reps && bad_total == 0;
+         rep++) {
         double t[PH_COUNT], warm[PH_COUNT];
         double *tm = rep >= 1 ? tmax + (size_t)(rep - 1) * PH_COUNT : warm;
         int64_t bad;
@@ -474,17 +417,18 @@ int main(int argc, char **argv)
                       MPI_COMM_WORLD);
         MPI_Reduce(t, tm, PH_COUNT, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 
-        if (rank == 0 && rep >= 1 && !o.quiet)
+        if (rank == 0 && rep >= 1 && !o.run.quiet)
             printf("  %4d %10.6f %10.6f %10.6f %12.1f %12.1f\n", rep,
                    tm[PH_DEFINE], tm[PH_WRITE], tm[PH_READ],
                    bench_mibs(bytes, tm[PH_WRITE]),
                    bench_mibs(bytes, tm[PH_READ]));
-        if (rank == 0 && rep >= 1 && o.csv && bad_total == 0)
+        if (rank == 0 && rep >= 1 && o.run.csv && bad_total == 0)
             printf("%s,%d,%s,%" PRId64 ",%.6f,%.6f,%.2f,%.2f\n",
                    BENCH_LIB_NAME, nprocs, dir, bytes, tm[PH_WRITE],
                    tm[PH_READ], bench_mibs(bytes, tm[PH_WRITE]),
                    bench_mibs(bytes, tm[PH_READ]));
-        if (rank == 0 && !(o.keep && (rep == o.reps || bad_total != 0)))
+        if (rank == 0 &&
+            !(o.run.keep && (rep == o.run.reps || bad_total != 0)))
             remove(path);
         fflush(stdout);
         MPI_Barrier(MPI_COMM_WORLD);
@@ -494,17 +438,17 @@ int main(int argc, char **argv)
         if (rank == 0)
             fprintf(stderr, "blocks3d: FAILED: %" PRId64 " wrong value%s "
                     "read back%s\n", bad_total, bad_total == 1 ? "" : "s",
-                    o.keep ? "; file kept" : "");
+                    o.run.keep ? "; file kept" : "");
         status = 1;
-    } else if (rank == 0 && !o.quiet) {
-        double med[PH_COUNT], *col = malloc((size_t)o.reps * sizeof *col);
+    } else if (rank == 0 && !o.run.quiet) {
+        double med[PH_COUNT], *col = malloc((size_t)o.run.reps * sizeof *col);
 
         for (int p = 0; p < PH_COUNT && col != NULL; p++) {
-            for (int r = 0; r < o.reps; r++)
+            for (int r = 0; r < o.run.reps; r++)
                 col[r] = tmax[(size_t)r * PH_COUNT + p];
-            med[p] = bench_median(col, o.reps);
+            med[p] = bench_median(col, o.run.reps);
         }
-        if (col != NULL && o.reps > 1)
+        if (col != NULL && o.run.reps > 1)
             printf("  %4s %10.6f %10.6f %10.6f %12.1f %12.1f\n", "med",
                    med[PH_DEFINE], med[PH_WRITE], med[PH_READ],
                    bench_mibs(bytes, med[PH_WRITE]),
@@ -512,7 +456,8 @@ int main(int argc, char **argv)
         free(col);
         printf("  verify  OK: all %" PRId64 " values read back as written, "
                "in each of %d rep%s\n", bytes / (int64_t)sizeof(double),
-               o.reps + o.warmup, o.reps + o.warmup == 1 ? "" : "s");
+               o.run.reps + o.run.warmup,
+               o.run.reps + o.run.warmup == 1 ? "" : "s");
     }
     fflush(stdout);
 

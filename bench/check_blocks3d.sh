@@ -12,18 +12,8 @@
 # same program and hints must give the same file.
 set -euo pipefail
 
-[ $# -ge 2 ] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
-np=$1
-bin_a=$2
-bin_b=${3:--}
-
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_mpi_yield_when_idle=1
-validator=${NCVALIDATOR:-}
-[ -x "$validator" ] || validator=$(command -v ncvalidator || true)
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/check_blocks3d.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# np, bin_a, bin_b, validator, work
+source "$(dirname "${BASH_SOURCE[0]}")/check_common.sh" "$@"
 
 fail=0
 for fmt in 1 2 5; do

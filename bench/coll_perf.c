@@ -68,7 +68,6 @@
 
 enum {
     EXIT_USAGE = 2,
-    MAX_REPS = 100000,
     MAX_VARS = 1000,
     MAX_EDGE = 1024,
     MAX_RECS = 1000,
@@ -90,16 +89,9 @@ struct options {
     int edge;
     int nrecs;          /* 0: fixed-size variables */
     unsigned methods;   /* bit per enum method */
-    const char *dir;
-    int reps;
-    int warmup;
-    int format;
     int memory;
     int indep;          /* independent data mode instead of collective */
-    int keep;
-    int quiet;
-    int csv;
-    int help;
+    struct bench_opts run;
 };
 
 /* Where this rank's block lies and what it holds. */
@@ -109,7 +101,7 @@ struct setup {
     MPI_Comm comm;
     int grid[3], coord[3];
     int64_t global[3];          /* z, y, x */
-    MPI_Offset start[4];        /* [t,] z, y, x: the record slot is set per step */
+    MPI_Offset start[4];        /* [t,] z, y, x; t is set per step */
     MPI_Offset count[4];
     int ndims;                  /* 3 fixed, 4 record */
     int nsteps;                 /* 1 fixed, nrecs record */
@@ -122,9 +114,9 @@ struct setup {
 static void usage(FILE *to)
 {
     fprintf(to,
-        "usage: coll_perf [-v nvars] [-e edge] [-t recs] [-m methods] [-d dir]\n"
-        "                 [-r reps] [-w warmup] [-f 1|2|5] [-i] [-M] [-k] [-q]\n"
-        "                 [-c]\n"
+        "usage: coll_perf [-v nvars] [-e edge] [-t recs] [-m methods]\n"
+        "                 [-d dir] [-r reps] [-w warmup] [-f 1|2|5] [-i]\n"
+        "                 [-M] [-k] [-q] [-c]\n"
         "  -v nvars    number of int variables (default 10)\n"
         "  -e edge     block of edge^3 elements per rank and variable "
         "(default 32)\n"
@@ -173,9 +165,10 @@ static int parse_methods(const char *arg, unsigned *out)
     return ok && *out != 0;
 }
 
-/* One option into o; 0 when its value is bad. */
-static int apply_option(int c, const char *arg, int rank, struct options *o)
+/* One of coll_perf's own options into o; 0 when its value is bad. */
+static int apply_option(int c, const char *arg, void *own)
 {
+    struct options *o = own;
     int64_t v = 0;
     int ok = 1;
 
@@ -195,40 +188,11 @@ static int apply_option(int c, const char *arg, int rank, struct options *o)
     case 'm':
         ok = parse_methods(arg, &o->methods);
         break;
-    case 'd':
-        o->dir = arg;
-        break;
-    case 'r':
-        ok = bench_parse_int64(arg, 1, MAX_REPS, &v);
-        o->reps = (int)v;
-        break;
-    case 'w':
-        ok = bench_parse_int64(arg, 0, MAX_REPS, &v);
-        o->warmup = (int)v;
-        break;
-    case 'f':
-        ok = bench_parse_int64(arg, 1, 5, &v) && v != 3 && v != 4;
-        o->format = (int)v;
-        break;
     case 'i':
         o->indep = 1;
         break;
     case 'M':
         o->memory = 1;
-        break;
-    case 'k':
-        o->keep = 1;
-        break;
-    case 'q':
-        o->quiet = 1;
-        break;
-    case 'c':
-        o->csv = 1;
-        break;
-    case 'h':
-        if (rank == 0)
-            usage(stdout);
-        o->help = 1;
         break;
     default:
         ok = 0;
@@ -240,37 +204,12 @@ static int apply_option(int c, const char *arg, int rank, struct options *o)
  * message on stderr. */
 static int parse_options(int argc, char **argv, int rank, struct options *o)
 {
-    int c, ok = 1;
-
     memset(o, 0, sizeof *o);
     o->nvars = 10;
     o->edge = 32;
     o->methods = (1u << M_COUNT) - 1;
-    o->dir = "/tmp";
-    o->reps = 3;
-    o->format = 2;
-    opterr = 0;
-    while (ok && !o->help &&
-           (c = getopt(argc, argv, "v:e:t:m:d:r:w:f:iMkqch")) != -1) {
-        ok = apply_option(c, optarg, rank, o);
-        if (!ok && rank == 0) {
-            if (c == '?' || c == ':')
-                fprintf(stderr, "coll_perf: bad option -%c\n", optopt);
-            else
-                fprintf(stderr, "coll_perf: bad value for -%c: '%s'\n", c,
-                        optarg);
-            usage(stderr);
-        }
-    }
-    if (ok && !o->help && optind < argc) {
-        if (rank == 0) {
-            fprintf(stderr, "coll_perf: unexpected argument '%s'\n",
-                    argv[optind]);
-            usage(stderr);
-        }
-        ok = 0;
-    }
-    return ok;
+    return bench_parse_options("coll_perf", argc, argv, "v:e:t:m:iM", rank,
+                               usage, apply_option, o, &o->run);
 }
 
 /* The process grid, this rank's block and the byte counts. Every block is
@@ -359,7 +298,7 @@ static void define_file(const struct setup *s, const char *path, int *ncid)
     int dimids[4], t = s->ndims - 3;
     char name[16];
 
-    require(s, ncmpi_create(s->comm, path, bench_create_mode(s->o->format),
+    require(s, ncmpi_create(s->comm, path, bench_create_mode(s->o->run.format),
                             MPI_INFO_NULL, ncid), "ncmpi_create");
     if (t)
         require(s, ncmpi_def_dim(*ncid, "t", NC_UNLIMITED, &dimids[0]),
@@ -606,13 +545,13 @@ static void report_header(const struct setup *s, const char *stem)
            PRId64 ", x=%" PRId64 "), %d^3 per rank, %s\n", o->nvars,
            kind_name(s), o->nvars - 1, s->ndims == 4 ? "t, " : "",
            s->global[0], s->global[1], s->global[2], o->edge,
-           bench_format_name(o->format));
+           bench_format_name(o->run.format));
     printf("  data    %.2f MiB per method and rep, in %d step%s of %.2f MiB "
            "(%.2f MiB per rank)\n", (double)s->bytes / 1048576.0, s->nsteps,
            s->nsteps == 1 ? "" : "s", (double)step_bytes / 1048576.0,
            (double)step_bytes / s->nprocs / 1048576.0);
     printf("  files   %s.<method>.nc (%s)\n", stem,
-           o->keep ? "kept after the last rep" : "removed after each rep");
+           o->run.keep ? "kept after the last rep" : "removed after each rep");
     printf("  %4s %-7s %9s %9s %9s %11s %11s %7s %7s %7s %7s\n", "rep",
            "method", "define_s", "write_s", "read_s", "write_MiB/s",
            "read_MiB/s", "mpiio_w", "mpiio_r", "wpeak_M", "rpeak_M");
@@ -652,7 +591,7 @@ static void print_csv(const struct setup *s, const char *dir, int m,
 static void summarize(const struct setup *s, const double *res, int m,
                       double med[R_COUNT])
 {
-    int n = s->o->reps;
+    int n = s->o->run.reps;
     double *col = malloc((size_t)n * sizeof *col);
 
     for (int k = 0; k < R_COUNT; k++) {
@@ -680,9 +619,10 @@ static int64_t run_all(const struct setup *s, const char *stem,
     int64_t bad_total = 0;
     char path[4200];
 
-    for (int rep = 1 - s->o->warmup; rep <= s->o->reps && !bad_total; rep++)
+    for (int rep = 1 - s->o->run.warmup;
+         rep <= s->o->run.reps && !bad_total; rep++)
         for (int k = 0; k < M_COUNT && !bad_total; k++) {
-            int m = (k + rep + M_COUNT * MAX_REPS) % M_COUNT;
+            int m = (k + rep + M_COUNT * BENCH_MAX_REPS) % M_COUNT;
             double r[R_COUNT], rmax[R_COUNT], *out;
             int64_t bad;
 
@@ -695,19 +635,19 @@ static int64_t run_all(const struct setup *s, const char *stem,
                           s->comm);
             MPI_Reduce(r, rmax, R_COUNT, MPI_DOUBLE, MPI_MAX, 0, s->comm);
             if (s->rank == 0 &&
-                !(s->o->keep && (rep == s->o->reps || bad_total != 0)))
+                !(s->o->run.keep && (rep == s->o->run.reps || bad_total != 0)))
                 remove(path);
             if (rep < 1 || s->rank != 0)
                 continue;
             out = res + ((size_t)(rep - 1) * M_COUNT + m) * R_COUNT;
             memcpy(out, rmax, sizeof rmax);
-            if (!s->o->quiet) {
+            if (!s->o->run.quiet) {
                 char label[16];
 
                 snprintf(label, sizeof label, "%d", rep);
                 print_row(s, label, m, out);
             }
-            if (s->o->csv && bad_total == 0)
+            if (s->o->run.csv && bad_total == 0)
                 print_csv(s, dir, m, out);
             fflush(stdout);
         }
@@ -725,8 +665,8 @@ static void report_medians(const struct setup *s, const double *res)
         print_row(s, "med", m, med);
     }
     printf("  verify  OK: every value read back as written, by every "
-           "method in each of %d rep%s\n", s->o->reps + s->o->warmup,
-           s->o->reps + s->o->warmup == 1 ? "" : "s");
+           "method in each of %d rep%s\n", s->o->run.reps + s->o->run.warmup,
+           s->o->run.reps + s->o->run.warmup == 1 ? "" : "s");
 }
 
 int main(int argc, char **argv)
@@ -749,7 +689,7 @@ int main(int argc, char **argv)
         status = EXIT_USAGE;
         goto done;
     }
-    if (o.help)
+    if (o.run.help)
         goto done;
     decompose(&s);
 #if defined(__GLIBC__)
@@ -761,32 +701,32 @@ int main(int argc, char **argv)
 
     pid = (long)getpid();
     MPI_Bcast(&pid, 1, MPI_LONG, 0, s.comm);
-    snprintf(stem, sizeof stem, "%s/coll_perf.%s.%ld", o.dir, BENCH_LIB_NAME,
-             pid);
+    snprintf(stem, sizeof stem, "%s/coll_perf.%s.%ld", o.run.dir,
+             BENCH_LIB_NAME, pid);
     bench_dir_of(stem, dir, sizeof dir);
-    if (o.csv && strpbrk(dir, ",\n") != NULL) {
+    if (o.run.csv && strpbrk(dir, ",\n") != NULL) {
         if (s.rank == 0)
             fprintf(stderr, "coll_perf: -c needs a directory without ',' "
                     "or newline\n");
         status = EXIT_USAGE;
         goto done;
     }
-    res = calloc((size_t)o.reps * M_COUNT * R_COUNT, sizeof *res);
+    res = calloc((size_t)o.run.reps * M_COUNT * R_COUNT, sizeof *res);
     if (!allocate(&s, res)) {
         if (s.rank == 0)
             fprintf(stderr, "coll_perf: out of memory for the buffers\n");
         status = 1;
         goto done;
     }
-    if (s.rank == 0 && !o.quiet)
+    if (s.rank == 0 && !o.run.quiet)
         report_header(&s, stem);
 
     if (run_all(&s, stem, dir, res) != 0) {
         if (s.rank == 0)
             fprintf(stderr, "coll_perf: FAILED: wrong values read back%s\n",
-                    o.keep ? "; files kept" : "");
+                    o.run.keep ? "; files kept" : "");
         status = 1;
-    } else if (s.rank == 0 && !o.quiet) {
+    } else if (s.rank == 0 && !o.run.quiet) {
         report_medians(&s, res);
     }
     fflush(stdout);
