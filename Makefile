@@ -2,7 +2,8 @@
 #
 #   make                build the library, tools and tests in build/
 #   make test           install deps, then: build/ with -Werror and every
-#                       test, the MPI tests again on ROMIO; build-asan/
+#                       test (posix driver), the MPI tests again through the
+#                       mpiio driver on OMPIO and on ROMIO; build-asan/
 #                       (ASan+UBSan) unit and MPI tests;
 #                       build-fuzz/ (clang) the header fuzzer for FUZZ_SECONDS
 #   make demo           install deps, build, run the demo
@@ -26,7 +27,8 @@ BUILD_ASAN   := build-asan
 BUILD_FUZZ   := build-fuzz
 CTEST_FLAGS  := --output-on-failure -j$(JOBS)
 
-.PHONY: all build deps configure test test-main test-romio test-asan test-fuzz demo \
+.PHONY: all build deps configure test test-main test-mpiio test-romio test-asan \
+        test-fuzz demo \
         install clean
 
 all: build
@@ -43,19 +45,27 @@ build: $(BUILD)/CMakeCache.txt
 	$(CMAKE) --build $(BUILD) -j$(JOBS)
 
 test: deps
-	$(MAKE) test-main test-romio test-asan test-fuzz
+	$(MAKE) test-main test-mpiio test-romio test-asan test-fuzz
 
 test-main:
 	$(CMAKE) -S . -B $(BUILD) -DNCP_WERROR=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(BUILD) -j$(JOBS)
 	cd $(BUILD) && $(CTEST) $(CTEST_FLAGS)
 
-# The MPI tests again on OpenMPI's other MPI-IO component, ROMIO (the main
-# run uses the default, OMPIO): the two differ in how they treat empty
-# requests and noncontiguous file views, and users pick either.
-test-romio: test-main
-	cd $(BUILD) && OMPI_MCA_io=romio321 $(CTEST) $(CTEST_FLAGS) -L '^mpi$$' \
+# The main run uses the default I/O driver, posix.  The MPI tests run again
+# through the mpiio driver (PNETCDF_HINTS reaches every file the tests
+# open) on both of OpenMPI's MPI-IO components, OMPIO and ROMIO: they
+# differ in how they treat empty requests and noncontiguous file views,
+# and users pick either.
+MPIIO_HINTS  := PNETCDF_HINTS=nc_driver=mpiio
+
+test-mpiio: test-main
+	cd $(BUILD) && $(MPIIO_HINTS) $(CTEST) $(CTEST_FLAGS) -L '^mpi$$' \
 	    --no-tests=error
+
+test-romio: test-main
+	cd $(BUILD) && $(MPIIO_HINTS) OMPI_MCA_io=romio321 $(CTEST) $(CTEST_FLAGS) \
+	    -L '^mpi$$' --no-tests=error
 
 # PnetCDF comparisons are left to the main tree: they check file contents,
 # which the sanitizers do not change, and they would double the run time.

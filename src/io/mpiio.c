@@ -10,7 +10,7 @@
  *  3. Extents are ascending and disjoint, as MPI requires of a file type's
  *     displacements.
  */
-#include "ncp_io.h"
+#include "ncp_io_driver.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -22,47 +22,6 @@
 
 /* Largest single block we hand MPI; keeps every int count in range. */
 #define NCP_IO_BLOCK ((MPI_Offset)1 << 30)
-
-void ncp_extents_init(ncp_extents *e) { memset(e, 0, sizeof(*e)); }
-
-void ncp_extents_free(ncp_extents *e)
-{
-    free(e->off);
-    free(e->len);
-    ncp_extents_init(e);
-}
-
-static int extents_grow(ncp_extents *e)
-{
-    int64_t cap = e->cap ? e->cap * 2 : 64;
-    MPI_Offset *off = realloc(e->off, (size_t)cap * sizeof(*off));
-    if (!off) return NC_ENOMEM;
-    e->off = off;
-    MPI_Offset *len = realloc(e->len, (size_t)cap * sizeof(*len));
-    if (!len) return NC_ENOMEM;
-    e->len = len;
-    e->cap = cap;
-    return NC_NOERR;
-}
-
-int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len)
-{
-    int err;
-    if (len <= 0) return NC_NOERR;
-    e->nbytes += len;
-    if (e->n > 0 && e->off[e->n - 1] + e->len[e->n - 1] == off) {
-        e->len[e->n - 1] += len;
-        return NC_NOERR;
-    }
-    if (e->n == e->cap && (err = extents_grow(e)) != NC_NOERR) {
-        e->nbytes -= len;
-        return err;
-    }
-    e->off[e->n] = off;
-    e->len[e->n] = len;
-    e->n++;
-    return NC_NOERR;
-}
 
 int ncp_io_mpi_err(int mpierr, int fallback)
 {
@@ -82,56 +41,29 @@ int ncp_io_mpi_err(int mpierr, int fallback)
     }
 }
 
-/* All ranks learn the worst (most negative) code; keeps ranks together. */
-static int agree(MPI_Comm comm, int err)
+static int mpiio_open(ncp_file *f, int create, int clobber)
 {
-    int all = err;
-    MPI_Allreduce(&err, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all;
-}
-
-int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
-                int clobber, int writable, MPI_Info info)
-{
-    int err = NC_NOERR, rank, mpierr, amode;
-    memset(f, 0, sizeof(*f));
-    f->comm = comm;
-    f->fh = MPI_FILE_NULL;
-    f->fh_self = MPI_FILE_NULL;
-    f->info = MPI_INFO_NULL;
-    f->writable = writable;
-    MPI_Comm_rank(comm, &rank);
-    f->path = strdup(path);
-    if (!f->path) err = NC_ENOMEM;
-    if (info != MPI_INFO_NULL && err == NC_NOERR) MPI_Info_dup(info, &f->info);
-    err = agree(comm, err);
-    if (err != NC_NOERR) goto done;
-
+    int err, rank, mpierr, amode;
+    MPI_Comm_rank(f->comm, &rank);
     if (create && clobber) {
         /* Truncate by deleting first: MPI_MODE_CREATE keeps old bytes. */
         if (rank == 0) {
-            mpierr = MPI_File_delete(path, MPI_INFO_NULL);
+            mpierr = MPI_File_delete(f->path, MPI_INFO_NULL);
             (void)mpierr; /* a missing file is fine */
         }
-        MPI_Barrier(comm);
+        MPI_Barrier(f->comm);
     }
-    amode = writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY;
+    amode = f->writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY;
     if (create) amode |= MPI_MODE_CREATE | (clobber ? 0 : MPI_MODE_EXCL);
-    mpierr = MPI_File_open(comm, path, amode, f->info, &f->fh);
+    mpierr = MPI_File_open(f->comm, f->path, amode, f->info, &f->fh);
     err = ncp_io_mpi_err(mpierr, create ? NC_EFILE : NC_ENOENT);
-    err = agree(comm, err);
+    err = ncp_io_agree(f->comm, err);
     if (err != NC_NOERR && f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);
     if (err == NC_NOERR) MPI_File_set_errhandler(f->fh, MPI_ERRORS_RETURN);
-done:
-    if (err != NC_NOERR) {
-        free(f->path);
-        f->path = NULL;
-        if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
-    }
     return err;
 }
 
-int ncp_io_close(ncp_file *f)
+static int mpiio_close(ncp_file *f)
 {
     int err = NC_NOERR, mpierr;
     if (f->fh_self != MPI_FILE_NULL) {
@@ -142,9 +74,6 @@ int ncp_io_close(ncp_file *f)
         mpierr = MPI_File_close(&f->fh);
         if (mpierr != MPI_SUCCESS && err == NC_NOERR) err = NC_EFILE;
     }
-    free(f->path);
-    f->path = NULL;
-    if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
     return err;
 }
 
@@ -228,12 +157,10 @@ done:
     return err;
 }
 
-/* The memory side: one contiguous buffer (mem NULL) or pieces at absolute
- * addresses, read from MPI_BOTTOM. */
-static int memory_type(const ncp_extents *ext, const ncp_extents *mem,
-                       void **buf, MPI_Datatype *t)
+/* The memory side: one piece from its own address, or several at absolute
+ * addresses from MPI_BOTTOM. */
+static int memory_type(const ncp_extents *mem, void **buf, MPI_Datatype *t)
 {
-    if (!mem) return bytes_type(ext->nbytes, t);
     if (mem->n == 1) {
         *buf = (void *)(intptr_t)mem->off[0];
         return bytes_type(mem->nbytes, t);
@@ -245,19 +172,20 @@ static int memory_type(const ncp_extents *ext, const ncp_extents *mem,
 /*
  * Move the bytes of ext through handle fh.  collective selects _all calls
  * (every rank of the handle's communicator calls this).  The memory side
- * is buf (contiguous) or, when mem is given, its pieces in order.
+ * is mem's pieces in order.
  */
 static int xfer(MPI_File fh, int collective, int is_write,
-                const ncp_extents *ext, void *buf, const ncp_extents *mem)
+                const ncp_extents *ext, const ncp_extents *mem)
 {
     int err = NC_NOERR, mpierr = MPI_SUCCESS, count = 0;
     MPI_Datatype ftype = MPI_DATATYPE_NULL, mtype = MPI_DATATYPE_NULL;
     MPI_Status st;
+    void *buf = NULL;
 
-    if (mem && mem->n == 1) buf = (void *)(intptr_t)mem->off[0];
+    if (mem->n == 1) buf = (void *)(intptr_t)mem->off[0];
     /* One contiguous extent needs no view: an explicit offset does. */
     if (!collective && ext->n == 1 && ext->nbytes <= INT_MAX &&
-        (!mem || mem->n == 1)) {
+        mem->n == 1) {
         if (is_write)
             mpierr = MPI_File_write_at(fh, ext->off[0], buf,
                                        (int)ext->nbytes, MPI_BYTE, &st);
@@ -272,7 +200,7 @@ static int xfer(MPI_File fh, int collective, int is_write,
         ftype = MPI_BYTE;
     } else {
         err = extents_type(ext, &ftype);
-        if (err == NC_NOERR) err = memory_type(ext, mem, &buf, &mtype);
+        if (err == NC_NOERR) err = memory_type(mem, &buf, &mtype);
     }
     if (err != NC_NOERR) {
         /* Still take part in the collective with an empty request. */
@@ -307,23 +235,18 @@ done:
     return err;
 }
 
-int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
-                    void *buf)
-{
-    return xfer(f->fh, 1, is_write, ext, buf, NULL);
-}
-
-int ncp_io_xferv(ncp_file *f, int collective, int is_write,
-                 const ncp_extents *ext, const ncp_extents *mem)
+static int mpiio_xferv(ncp_file *f, int collective, int is_write,
+                       const ncp_extents *ext, const ncp_extents *mem)
 {
     int err;
-    if (collective) return xfer(f->fh, 1, is_write, ext, NULL, mem);
+    if (collective) return xfer(f->fh, 1, is_write, ext, mem);
     if ((err = open_self(f)) != NC_NOERR) return err;
     if (ext->n == 0) return NC_NOERR;
-    return xfer(f->fh_self, 0, is_write, ext, NULL, mem);
+    return xfer(f->fh_self, 0, is_write, ext, mem);
 }
 
-int ncp_io_write_at(ncp_file *f, MPI_Offset off, const void *buf, int64_t n)
+static int mpiio_write_at(ncp_file *f, MPI_Offset off, const void *buf,
+                          int64_t n)
 {
     MPI_Status st;
     int mpierr = MPI_SUCCESS;
@@ -338,8 +261,8 @@ int ncp_io_write_at(ncp_file *f, MPI_Offset off, const void *buf, int64_t n)
     return ncp_io_mpi_err(mpierr, NC_EWRITE);
 }
 
-int ncp_io_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
-                   int64_t *got)
+static int mpiio_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
+                         int64_t *got)
 {
     MPI_Status st;
     int mpierr = MPI_SUCCESS, cnt = 0;
@@ -359,19 +282,19 @@ int ncp_io_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
     return ncp_io_mpi_err(mpierr, NC_EREAD);
 }
 
-int ncp_io_get_size(ncp_file *f, MPI_Offset *size)
+static int mpiio_get_size(ncp_file *f, MPI_Offset *size)
 {
     int mpierr = MPI_File_get_size(f->fh, size);
     return ncp_io_mpi_err(mpierr, NC_EFILE);
 }
 
-int ncp_io_set_size(ncp_file *f, MPI_Offset size)
+static int mpiio_set_size(ncp_file *f, MPI_Offset size)
 {
     int mpierr = MPI_File_set_size(f->fh, size);
     return ncp_io_mpi_err(mpierr, NC_EFILE);
 }
 
-int ncp_io_sync(ncp_file *f)
+static int mpiio_sync(ncp_file *f)
 {
     int mpierr = MPI_SUCCESS;
     if (f->fh_self != MPI_FILE_NULL) mpierr = MPI_File_sync(f->fh_self);
@@ -379,8 +302,14 @@ int ncp_io_sync(ncp_file *f)
     return ncp_io_mpi_err(mpierr, NC_EFILE);
 }
 
-int ncp_io_get_info(ncp_file *f, MPI_Info *info)
+static int mpiio_get_info(ncp_file *f, MPI_Info *info)
 {
     int mpierr = MPI_File_get_info(f->fh, info);
     return ncp_io_mpi_err(mpierr, NC_EFILE);
 }
+
+const ncp_io_driver ncp_io_mpiio_driver = {
+    "mpiio",        mpiio_open,     mpiio_close,   mpiio_xferv,
+    mpiio_write_at, mpiio_read_at,  mpiio_get_size, mpiio_set_size,
+    mpiio_sync,     mpiio_get_info,
+};

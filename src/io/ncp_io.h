@@ -1,13 +1,19 @@
 /*
- * ncp_io.h -- the I/O driver under the engine: the only code that touches
- * the file.  Today there is one driver, MPI-IO; the engine hands it a list
- * of file extents (sorted by offset, non-overlapping) and one contiguous
- * memory buffer holding their bytes back to back.
+ * ncp_io.h -- the I/O layer under the engine: the only code that touches
+ * the file.  The engine hands it a list of file extents (sorted by offset,
+ * non-overlapping) and the memory holding their bytes, in order.
  *
- * A dataset holds two handles, as MPI-IO semantics require: a collective
- * one opened on the dataset's communicator, and (lazily) one opened on
- * MPI_COMM_SELF for independent data mode, where a rank must be able to set
- * its own file view without the others.
+ * Two drivers sit behind these calls, chosen per file at open by the hint
+ * nc_driver (rank 0's value is used everywhere):
+ *  - "mpiio" (mpiio.c): one MPI-IO call per transfer.  A dataset holds two
+ *    handles, as MPI-IO semantics require: a collective one on the
+ *    dataset's communicator, and (lazily) one on MPI_COMM_SELF for
+ *    independent data mode, where a rank sets its own file view alone.
+ *  - "posix" (posix.c): every rank opens the file itself and moves its own
+ *    extents with pwritev/preadv; a collective transfer ends by agreeing on
+ *    the error code, which also orders every rank's writes before any rank
+ *    returns.  For file systems that keep POSIX semantics across processes
+ *    (local file systems, tmpfs, Lustre, GPFS); not for NFS.
  */
 #ifndef NCP_IO_H
 #define NCP_IO_H
@@ -28,17 +34,24 @@ void ncp_extents_free(ncp_extents *e);
 /* Append (off, len); merges with the previous extent when adjacent. */
 int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len);
 
+typedef struct ncp_io_driver ncp_io_driver;
+struct ncp_posix;
+
 typedef struct ncp_file {
     MPI_Comm comm;      /* the dataset's communicator (not owned) */
     char *path;
     int writable;
-    MPI_Info info;      /* hints passed to MPI_File_open (owned) */
-    MPI_File fh;        /* collective handle */
-    MPI_File fh_self;   /* independent handle, MPI_FILE_NULL until used */
+    MPI_Info info;      /* every hint, passed to MPI_File_open (owned) */
+    const ncp_io_driver *drv;
+    MPI_File fh;        /* mpiio: collective handle */
+    MPI_File fh_self;   /* mpiio: independent handle, MPI_FILE_NULL until used */
+    int fd;             /* posix: this rank's descriptor */
+    struct ncp_posix *posix; /* posix: the aggregators and their limits */
 } ncp_file;
 
 /* Collective over comm.  create: 1 to create (clobber chooses truncate vs
- * NC_EEXIST); returns NC_* codes translated from MPI errors. */
+ * NC_EEXIST); returns NC_* codes translated from MPI or errno values.  An
+ * nc_driver hint naming no driver gives NC_EINVAL. */
 int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
                 int clobber, int writable, MPI_Info info);
 int ncp_io_close(ncp_file *f);
@@ -65,8 +78,12 @@ int ncp_io_get_size(ncp_file *f, MPI_Offset *size);
 /* Collective. */
 int ncp_io_set_size(ncp_file *f, MPI_Offset size);
 int ncp_io_sync(ncp_file *f);
-/* The info object the MPI-IO layer reports as in use (caller frees). */
+/* The hints in use (caller frees): the MPI-IO layer's for mpiio, the
+ * user's for posix, and nc_driver. */
 int ncp_io_get_info(ncp_file *f, MPI_Info *info);
+
+/* The name of the driver serving f ("mpiio" or "posix"). */
+const char *ncp_io_driver_name(const ncp_file *f);
 
 /* Translate an MPI error code into the closest NC_* code. */
 int ncp_io_mpi_err(int mpierr, int fallback);

@@ -1,0 +1,201 @@
+/*
+ * io.c -- the I/O layer's front: extent lists, the choice of driver at
+ * open, and the calls of ncp_io.h passed on to the driver of each file.
+ */
+#include "ncp_io_driver.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pnetcdf.h"
+
+
+void ncp_extents_init(ncp_extents *e) { memset(e, 0, sizeof(*e)); }
+
+void ncp_extents_free(ncp_extents *e)
+{
+    free(e->off);
+    free(e->len);
+    ncp_extents_init(e);
+}
+
+static int extents_grow(ncp_extents *e)
+{
+    int64_t cap = e->cap ? e->cap * 2 : 64;
+    MPI_Offset *off = realloc(e->off, (size_t)cap * sizeof(*off));
+    if (!off) return NC_ENOMEM;
+    e->off = off;
+    MPI_Offset *len = realloc(e->len, (size_t)cap * sizeof(*len));
+    if (!len) return NC_ENOMEM;
+    e->len = len;
+    e->cap = cap;
+    return NC_NOERR;
+}
+
+int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len)
+{
+    int err;
+    if (len <= 0) return NC_NOERR;
+    e->nbytes += len;
+    if (e->n > 0 && e->off[e->n - 1] + e->len[e->n - 1] == off) {
+        e->len[e->n - 1] += len;
+        return NC_NOERR;
+    }
+    if (e->n == e->cap && (err = extents_grow(e)) != NC_NOERR) {
+        e->nbytes -= len;
+        return err;
+    }
+    e->off[e->n] = off;
+    e->len[e->n] = len;
+    e->n++;
+    return NC_NOERR;
+}
+
+int ncp_io_agree(MPI_Comm comm, int err)
+{
+    int all = err;
+    MPI_Allreduce(&err, &all, 1, MPI_INT, MPI_MIN, comm);
+    return all;
+}
+
+static const ncp_io_driver *driver_named(const char *name)
+{
+    if (strcmp(name, ncp_io_mpiio_driver.name) == 0)
+        return &ncp_io_mpiio_driver;
+    if (strcmp(name, ncp_io_posix_driver.name) == 0)
+        return &ncp_io_posix_driver;
+    return NULL;
+}
+
+/*
+ * A ROMIO-style "fstype:" prefix (ufs:, nfs:, lustre:, ...) names an
+ * MPI-IO file system module, so only MPI-IO can open such a path.
+ */
+static int has_fs_prefix(const char *path)
+{
+    const char *colon = strchr(path, ':');
+    size_t n = colon ? (size_t)(colon - path) : 0;
+    return colon && n >= 2 && strcspn(path, "/") > n;
+}
+
+/* Without a hint: posix, measured faster on node-local file systems
+ * (docs/BENCHMARKS.md), unless the path needs MPI-IO. */
+static const ncp_io_driver *default_driver(const char *path)
+{
+    return has_fs_prefix(path) ? &ncp_io_mpiio_driver : &ncp_io_posix_driver;
+}
+
+/*
+ * Rank 0's nc_driver hint chooses for everyone (as rank 0's mode flags
+ * do), so ranks never split between drivers.  A name that is no driver is
+ * an error rather than a silent fallback: the user asked for something
+ * specific.
+ */
+static int choose_driver(ncp_file *f, int rank)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    int flag = 0, code = 0;
+    const ncp_io_driver *drv = default_driver(f->path);
+    if (rank == 0 && f->info != MPI_INFO_NULL) {
+        MPI_Info_get(f->info, "nc_driver", MPI_MAX_INFO_VAL, val, &flag);
+        if (flag) drv = driver_named(val);
+        if (!drv)
+            fprintf(stderr, "ncpario: nc_driver '%s' is not a driver "
+                            "(mpiio or posix)\n", val);
+    }
+    code = !drv ? -1 : drv == &ncp_io_posix_driver ? 1 : 0;
+    MPI_Bcast(&code, 1, MPI_INT, 0, f->comm);
+    if (code < 0) return NC_EINVAL;
+    f->drv = code ? &ncp_io_posix_driver : &ncp_io_mpiio_driver;
+    return NC_NOERR;
+}
+
+static void file_release(ncp_file *f)
+{
+    free(f->path);
+    f->path = NULL;
+    if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
+}
+
+int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
+                int clobber, int writable, MPI_Info info)
+{
+    int err = NC_NOERR, rank;
+    memset(f, 0, sizeof(*f));
+    f->comm = comm;
+    f->fh = MPI_FILE_NULL;
+    f->fh_self = MPI_FILE_NULL;
+    f->fd = -1;
+    f->info = MPI_INFO_NULL;
+    f->writable = writable;
+    MPI_Comm_rank(comm, &rank);
+    f->path = strdup(path);
+    if (!f->path) err = NC_ENOMEM;
+    if (info != MPI_INFO_NULL && err == NC_NOERR) MPI_Info_dup(info, &f->info);
+    err = ncp_io_agree(comm, err);
+    if (err == NC_NOERR) err = choose_driver(f, rank);
+    if (err == NC_NOERR) err = f->drv->open(f, create, clobber);
+    if (err != NC_NOERR) file_release(f);
+    return err;
+}
+
+int ncp_io_close(ncp_file *f)
+{
+    int err = f->drv ? f->drv->close(f) : NC_NOERR;
+    file_release(f);
+    return err;
+}
+
+int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
+                    void *buf)
+{
+    MPI_Offset addr = (MPI_Offset)(intptr_t)buf, len = ext->nbytes;
+    ncp_extents one = {0};
+    if (len > 0) {
+        one.n = one.cap = 1;
+        one.off = &addr;
+        one.len = &len;
+        one.nbytes = len;
+    }
+    return f->drv->xferv(f, 1, is_write, ext, &one);
+}
+
+int ncp_io_xferv(ncp_file *f, int collective, int is_write,
+                 const ncp_extents *ext, const ncp_extents *mem)
+{
+    return f->drv->xferv(f, collective, is_write, ext, mem);
+}
+
+int ncp_io_write_at(ncp_file *f, MPI_Offset off, const void *buf, int64_t n)
+{
+    return f->drv->write_at(f, off, buf, n);
+}
+
+int ncp_io_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
+                   int64_t *got)
+{
+    return f->drv->read_at(f, off, buf, n, got);
+}
+
+int ncp_io_get_size(ncp_file *f, MPI_Offset *size)
+{
+    return f->drv->get_size(f, size);
+}
+
+int ncp_io_set_size(ncp_file *f, MPI_Offset size)
+{
+    return f->drv->set_size(f, size);
+}
+
+int ncp_io_sync(ncp_file *f) { return f->drv->sync(f); }
+
+int ncp_io_get_info(ncp_file *f, MPI_Info *info)
+{
+    int err = f->drv->get_info(f, info);
+    if (err == NC_NOERR) MPI_Info_set(*info, "nc_driver", f->drv->name);
+    return err;
+}
+
+const char *ncp_io_driver_name(const ncp_file *f) { return f->drv->name; }

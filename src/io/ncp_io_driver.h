@@ -1,0 +1,36 @@
+/*
+ * ncp_io_driver.h -- what a driver under ncp_io.h provides.  io.c owns
+ * what every driver shares (the ncp_file's common fields, the choice of
+ * driver, the argument forms of the public calls) and calls these.
+ */
+#ifndef NCP_IO_DRIVER_H
+#define NCP_IO_DRIVER_H
+
+#include "ncp_io.h"
+
+struct ncp_io_driver {
+    const char *name;
+    /* Collective; f->comm, path, writable and info are set.  Agrees on
+     * its code. */
+    int (*open)(ncp_file *f, int create, int clobber);
+    int (*close)(ncp_file *f);
+    /* The memory side always comes as pieces (mem), even a single one. */
+    int (*xferv)(ncp_file *f, int collective, int is_write,
+                 const ncp_extents *ext, const ncp_extents *mem);
+    int (*write_at)(ncp_file *f, MPI_Offset off, const void *buf,
+                    int64_t n);
+    int (*read_at)(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
+                   int64_t *got);
+    int (*get_size)(ncp_file *f, MPI_Offset *size);
+    int (*set_size)(ncp_file *f, MPI_Offset size);
+    int (*sync)(ncp_file *f);
+    int (*get_info)(ncp_file *f, MPI_Info *info);
+};
+
+extern const ncp_io_driver ncp_io_mpiio_driver;
+extern const ncp_io_driver ncp_io_posix_driver;
+
+/* All ranks of comm learn the worst (most negative) code. */
+int ncp_io_agree(MPI_Comm comm, int err);
+
+#endif

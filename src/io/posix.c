@@ -1,0 +1,329 @@
+/*
+ * posix.c -- the POSIX driver: every rank opens the file itself.  Reads
+ * and independent writes move each rank's own extents with preadv/pwritev,
+ * straight between the file and the caller's memory pieces; collective
+ * writes go through the aggregators of posix_agg.c when a node has more
+ * than one rank.
+ *
+ * Why it exists: the engine has already merged each rank's requests into
+ * few sorted extents, so a read needs no exchange at all (page-cache reads
+ * of one file run in parallel), and a write needs one exchange to the
+ * node's writer, not MPI-IO's general machinery.
+ *
+ * Invariants:
+ *  1. A collective transfer ends with one allreduce of the error code:
+ *     every rank returns the same code, and no rank returns before every
+ *     rank's bytes are in the file (what a later read by another rank
+ *     relies on, as it does on MPI-IO's collective write).
+ *  2. Reads past the end of the file stop there and leave the rest of the
+ *     memory untouched, as an MPI-IO read does.
+ *  3. Only rank 0 creates or truncates; the others open afterwards.
+ */
+#define _GNU_SOURCE
+#include "ncp_posix.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "pnetcdf.h"
+
+static int errno_code(int e, int fallback)
+{
+    switch (e) {
+    case ENOENT: return NC_ENOENT;
+    case EEXIST: return NC_EEXIST;
+    case EACCES:
+    case EPERM: return NC_EACCESS;
+    case EROFS: return NC_EPERM;
+    case ENOSPC: return NC_ENO_SPACE;
+    case EDQUOT: return NC_EQUOTA;
+    case EBADF: return NC_EBAD_FILE;
+    default: return fallback;
+    }
+}
+
+/*
+ * Move iov[0..n) at off, continuing after partial transfers and EINTR.
+ * *done is the byte count moved; a read stops early at end of file.
+ */
+static int move_iov(int fd, int is_write, struct iovec *iov, int n,
+                    MPI_Offset off, int64_t *done)
+{
+    *done = 0;
+    while (n > 0) {
+        ssize_t k = is_write ? pwritev(fd, iov, n, (off_t)off)
+                             : preadv(fd, iov, n, (off_t)off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return errno_code(errno, is_write ? NC_EWRITE : NC_EREAD);
+        if (k == 0) {
+            if (is_write) return NC_EWRITE; /* no progress: give up */
+            return NC_NOERR;                /* end of file */
+        }
+        *done += k;
+        off += k;
+        while (n > 0 && (size_t)k >= iov->iov_len) {
+            k -= (ssize_t)iov->iov_len;
+            iov++;
+            n--;
+        }
+        if (n > 0) {
+            iov->iov_base = (char *)iov->iov_base + k;
+            iov->iov_len -= (size_t)k;
+        }
+    }
+    return NC_NOERR;
+}
+
+int ncp_posix_pwritev(int fd, struct iovec *iov, int n, MPI_Offset off)
+{
+    int64_t done;
+    return move_iov(fd, 1, iov, n, off, &done);
+}
+
+/* A cursor over the memory pieces: piece i, byte `at` within it. */
+typedef struct mem_cursor {
+    const ncp_extents *mem;
+    int64_t i;
+    MPI_Offset at;
+} mem_cursor;
+
+/* Fill iov with up to NCP_POSIX_IOV slices of the next `want` bytes of
+ * memory (each below 1 GiB, so no length overflows ssize_t sums). */
+static int take_iov(mem_cursor *c, MPI_Offset want, struct iovec *iov,
+                    MPI_Offset *got)
+{
+    int n = 0;
+    *got = 0;
+    while (want > 0 && n < NCP_POSIX_IOV && c->i < c->mem->n) {
+        MPI_Offset left = c->mem->len[c->i] - c->at;
+        MPI_Offset piece = left < want ? left : want;
+        if (piece > ((MPI_Offset)1 << 30)) piece = (MPI_Offset)1 << 30;
+        iov[n].iov_base = (char *)(intptr_t)c->mem->off[c->i] + c->at;
+        iov[n].iov_len = (size_t)piece;
+        n++;
+        *got += piece;
+        want -= piece;
+        c->at += piece;
+        if (c->at == c->mem->len[c->i]) {
+            c->i++;
+            c->at = 0;
+        }
+    }
+    return n;
+}
+
+int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
+                   const ncp_extents *mem)
+{
+    struct iovec iov[NCP_POSIX_IOV];
+    mem_cursor cur = {mem, 0, 0};
+    int64_t i, done;
+    int err = NC_NOERR;
+    for (i = 0; i < ext->n && err == NC_NOERR; i++) {
+        MPI_Offset off = ext->off[i], left = ext->len[i], got;
+        while (left > 0 && err == NC_NOERR) {
+            int n = take_iov(&cur, left, iov, &got);
+            if (n == 0) return NC_EINTERNAL; /* memory shorter than file */
+            err = move_iov(fd, is_write, iov, n, off, &done);
+            if (err == NC_NOERR && done < got) return NC_NOERR; /* EOF */
+            off += got;
+            left -= got;
+        }
+    }
+    return err;
+}
+
+static int posix_xferv(ncp_file *f, int collective, int is_write,
+                       const ncp_extents *ext, const ncp_extents *mem)
+{
+    int err, nprocs;
+    if (!collective) return ncp_posix_move(f->fd, is_write, ext, mem);
+    MPI_Comm_size(f->comm, &nprocs);
+    if (is_write && f->posix->naggr < nprocs)
+        err = ncp_posix_write_aggregated(f, ext, mem);
+    else
+        err = ncp_posix_move(f->fd, is_write, ext, mem);
+    return ncp_io_agree(f->comm, err);
+}
+
+static int open_fd(ncp_file *f, int flags, int fallback)
+{
+    f->fd = open(f->path, flags | O_CLOEXEC, 0666);
+    return f->fd < 0 ? errno_code(errno, fallback) : NC_NOERR;
+}
+
+/*
+ * A positive integer hint, at most max; *out keeps its default when the
+ * hint is absent.  A present but malformed, non-positive or too large value
+ * is NC_EINVAL: these hints size memory and choose writers, so a typo must
+ * not pass silently.
+ */
+static int int_hint(MPI_Info info, const char *key, int64_t max,
+                    int64_t *out)
+{
+    char val[MPI_MAX_INFO_VAL + 1], *end = NULL;
+    int flag = 0;
+    long long v;
+    if (info == MPI_INFO_NULL) return NC_NOERR;
+    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag);
+    if (!flag) return NC_NOERR;
+    errno = 0;
+    v = strtoll(val, &end, 10);
+    if (errno || end == val || *end != '\0' || v <= 0 || v > max) {
+        fprintf(stderr, "ncpario: hint %s=%s: want an integer in 1..%lld\n",
+                key, val, (long long)max);
+        return NC_EINVAL;
+    }
+    *out = v;
+    return NC_NOERR;
+}
+
+/*
+ * The aggregators: the first nc_num_aggrs_per_node ranks (default 1) of
+ * every node, in rank order.  Rank 0's hints choose for everyone.
+ */
+static int posix_state(ncp_file *f)
+{
+    int64_t per_node = 1, cap = (int64_t)64 << 20, vals[2];
+    int rank, nprocs, local, i, n = 0, *flags = NULL, err = NC_NOERR;
+    MPI_Comm node;
+    MPI_Comm_rank(f->comm, &rank);
+    MPI_Comm_size(f->comm, &nprocs);
+    if (rank == 0)
+        err = int_hint(f->info, "nc_num_aggrs_per_node", INT_MAX, &per_node);
+    if (rank == 0 && err == NC_NOERR)
+        err = int_hint(f->info, "nc_io_group_buffer_size", (int64_t)1 << 30,
+                       &cap);
+    vals[0] = err == NC_NOERR ? per_node : -1;
+    vals[1] = cap;
+    MPI_Bcast(vals, 2, MPI_INT64_T, 0, f->comm);
+    if (vals[0] < 0) return NC_EINVAL;
+    f->posix = calloc(1, sizeof(*f->posix));
+    flags = malloc((size_t)nprocs * sizeof(int));
+    if (f->posix) f->posix->aggr = malloc((size_t)nprocs * sizeof(int));
+    err = (!f->posix || !flags || !f->posix->aggr) ? NC_ENOMEM : NC_NOERR;
+    MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
+                        &node);
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    i = local < vals[0];
+    MPI_Allgather(&i, 1, MPI_INT, flags ? flags : &i, flags ? 1 : 0,
+                  MPI_INT, f->comm);
+    if ((err = ncp_io_agree(f->comm, err)) != NC_NOERR) goto done;
+    for (i = 0; i < nprocs; i++)
+        if (flags[i]) f->posix->aggr[n++] = i;
+    f->posix->naggr = n;
+    f->posix->round_cap = vals[1];
+done:
+    free(flags);
+    return err;
+}
+
+static void posix_state_free(ncp_file *f)
+{
+    if (f->posix) free(f->posix->aggr);
+    free(f->posix);
+    f->posix = NULL;
+}
+
+static int posix_open(ncp_file *f, int create, int clobber)
+{
+    int rank, err, flags = f->writable ? O_RDWR : O_RDONLY;
+    MPI_Comm_rank(f->comm, &rank);
+    if ((err = posix_state(f)) != NC_NOERR) {
+        posix_state_free(f);
+        return err;
+    }
+    if (create) {
+        if (rank == 0)
+            err = open_fd(f, flags | O_CREAT | (clobber ? O_TRUNC : O_EXCL),
+                          NC_EFILE);
+        MPI_Bcast(&err, 1, MPI_INT, 0, f->comm);
+        if (err != NC_NOERR) {
+            posix_state_free(f);
+            return err;
+        }
+    }
+    if (f->fd < 0) err = open_fd(f, flags, create ? NC_EFILE : NC_ENOENT);
+    err = ncp_io_agree(f->comm, err);
+    if (err != NC_NOERR && f->fd >= 0) {
+        close(f->fd);
+        f->fd = -1;
+    }
+    if (err != NC_NOERR) posix_state_free(f);
+    return err;
+}
+
+static int posix_close(ncp_file *f)
+{
+    int err = NC_NOERR;
+    if (f->fd >= 0 && close(f->fd) != 0) err = errno_code(errno, NC_EFILE);
+    f->fd = -1;
+    posix_state_free(f);
+    return err;
+}
+
+static int posix_write_at(ncp_file *f, MPI_Offset off, const void *buf,
+                          int64_t n)
+{
+    struct iovec one = {(void *)buf, (size_t)n};
+    int64_t done;
+    return n > 0 ? move_iov(f->fd, 1, &one, 1, off, &done) : NC_NOERR;
+}
+
+static int posix_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
+                         int64_t *got)
+{
+    struct iovec one = {buf, (size_t)n};
+    *got = 0;
+    return n > 0 ? move_iov(f->fd, 0, &one, 1, off, got) : NC_NOERR;
+}
+
+static int posix_get_size(ncp_file *f, MPI_Offset *size)
+{
+    struct stat st;
+    if (fstat(f->fd, &st) != 0) return errno_code(errno, NC_EFILE);
+    *size = (MPI_Offset)st.st_size;
+    return NC_NOERR;
+}
+
+/* Collective, like MPI_File_set_size. */
+static int posix_set_size(ncp_file *f, MPI_Offset size)
+{
+    int rank, err = NC_NOERR;
+    MPI_Comm_rank(f->comm, &rank);
+    if (rank == 0 && ftruncate(f->fd, (off_t)size) != 0)
+        err = errno_code(errno, NC_EFILE);
+    return ncp_io_agree(f->comm, err);
+}
+
+/* Collective, like MPI_File_sync: each rank's writes reach storage, and
+ * the barrier makes them visible to every rank before any returns. */
+static int posix_sync(ncp_file *f)
+{
+    int err = NC_NOERR;
+    if (f->writable && fsync(f->fd) != 0) err = errno_code(errno, NC_EFILE);
+    return ncp_io_agree(f->comm, err);
+}
+
+/* No MPI-IO layer below: the hints in use are the user's. */
+static int posix_get_info(ncp_file *f, MPI_Info *info)
+{
+    if (f->info != MPI_INFO_NULL) MPI_Info_dup(f->info, info);
+    else MPI_Info_create(info);
+    return NC_NOERR;
+}
+
+const ncp_io_driver ncp_io_posix_driver = {
+    "posix",        posix_open,     posix_close,    posix_xferv,
+    posix_write_at, posix_read_at,  posix_get_size, posix_set_size,
+    posix_sync,     posix_get_info,
+};

@@ -1,0 +1,462 @@
+/*
+ * posix_agg.c -- the POSIX driver's aggregated write (two-phase I/O done
+ * by ncpario itself): the file range written by the call is cut into one
+ * domain per aggregator (aligned to NCP_AGG_ALIGN), each domain into
+ * windows of at most round_cap bytes, and in each round every rank ships
+ * the bytes it has in each aggregator's window to that aggregator, which
+ * writes them with a few large pwritev calls.
+ *
+ * Why: on one node, many ranks writing small extents of one file contend
+ * for the file's inode lock; one writer per node issuing large writes does
+ * not.  The exchange needs no packing on either side: the sender's memory
+ * pieces and the receiver's staging buffer are both described with
+ * datatypes on absolute addresses for one MPI_Alltoallw, and the
+ * aggregator's pwritev points straight into the staging buffer.
+ */
+#include "ncp_posix.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pnetcdf.h"
+
+/* Domain boundaries fall on multiples of this (a common file system block
+ * and stripe size), so two aggregators never share a block. */
+#define NCP_AGG_ALIGN ((MPI_Offset)1 << 20)
+
+/* The file range of the call and how it is cut; identical on every rank. */
+typedef struct agg_plan {
+    MPI_Offset base, hi; /* domains start at base; bytes end before hi */
+    MPI_Offset dsz;      /* domain size, a multiple of NCP_AGG_ALIGN */
+    int64_t nrounds;
+} agg_plan;
+
+/* One rank's view of its own bytes: prefix sums over its extents and its
+ * memory pieces, for mapping a file byte to a memory address. */
+typedef struct agg_src {
+    const ncp_extents *ext, *mem;
+    MPI_Offset *ext_at; /* stream position of each extent's first byte */
+    MPI_Offset *mem_at; /* stream position of each memory piece */
+} agg_src;
+
+static int plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
+{
+    MPI_Offset mine[2], all[2];
+    int64_t span;
+    mine[0] = ext->n ? -ext->off[0] : -INT64_MAX;
+    mine[1] = ext->n ? ext->off[ext->n - 1] + ext->len[ext->n - 1] : 0;
+    MPI_Allreduce(mine, all, 2, MPI_OFFSET, MPI_MAX, f->comm);
+    p->base = -all[0];
+    p->hi = all[1];
+    if (p->hi <= p->base) {
+        p->nrounds = 0;
+        return NC_NOERR;
+    }
+    p->base -= p->base % NCP_AGG_ALIGN;
+    span = p->hi - p->base;
+    p->dsz = (span + f->posix->naggr - 1) / f->posix->naggr;
+    p->dsz = (p->dsz + NCP_AGG_ALIGN - 1) / NCP_AGG_ALIGN * NCP_AGG_ALIGN;
+    if (p->dsz > span) p->dsz = span;
+    p->nrounds = (p->dsz + f->posix->round_cap - 1) / f->posix->round_cap;
+    return NC_NOERR;
+}
+
+/* Aggregator a's window in round r: [*lo, *hi), possibly empty. */
+static void plan_window(const ncp_file *f, const agg_plan *p, int a,
+                        int64_t r, MPI_Offset *lo, MPI_Offset *hi)
+{
+    MPI_Offset dlo = p->base + (MPI_Offset)a * p->dsz;
+    MPI_Offset dhi = dlo + p->dsz;
+    *lo = dlo + r * f->posix->round_cap;
+    *hi = *lo + f->posix->round_cap;
+    if (*hi > dhi) *hi = dhi;
+    if (*hi > p->hi) *hi = p->hi;
+    if (*lo > *hi) *lo = *hi;
+}
+
+static MPI_Offset *prefix_sums(const ncp_extents *e)
+{
+    MPI_Offset *at = malloc((size_t)(e->n + 1) * sizeof(*at));
+    int64_t i;
+    if (!at) return NULL;
+    at[0] = 0;
+    for (i = 0; i < e->n; i++) at[i + 1] = at[i] + e->len[i];
+    return at;
+}
+
+/* The last index i with at[i] <= x (at ascending, at[0] <= x). */
+static int64_t last_at_or_below(const MPI_Offset *at, int64_t n, MPI_Offset x)
+{
+    int64_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (at[mid] <= x) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* The first extent ending after x. */
+static int64_t first_ending_after(const ncp_extents *e, MPI_Offset x)
+{
+    int64_t lo = 0, hi = e->n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (e->off[mid] + e->len[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/*
+ * This rank's bytes in the window [lo, hi): the clipped extents appended
+ * to meta as (offset, length) pairs, and the stream range [*s0, *s1) that
+ * holds them (contiguous, since extents are in stream order).
+ */
+static int64_t clip_window(const agg_src *s, MPI_Offset lo, MPI_Offset hi,
+                           MPI_Offset *meta, MPI_Offset *s0, MPI_Offset *s1)
+{
+    const ncp_extents *e = s->ext;
+    int64_t i = first_ending_after(e, lo), n = 0;
+    *s0 = *s1 = 0;
+    for (; i < e->n && e->off[i] < hi; i++) {
+        MPI_Offset a = e->off[i] > lo ? e->off[i] : lo;
+        MPI_Offset b = e->off[i] + e->len[i];
+        if (b > hi) b = hi;
+        if (n == 0) *s0 = s->ext_at[i] + (a - e->off[i]);
+        *s1 = s->ext_at[i] + (b - e->off[i]);
+        meta[2 * n] = a;
+        meta[2 * n + 1] = b - a;
+        n++;
+    }
+    return n;
+}
+
+/* A datatype for the memory of stream range [s0, s1): hindexed blocks at
+ * absolute addresses (used from MPI_BOTTOM). */
+static int stream_type(const agg_src *s, MPI_Offset s0, MPI_Offset s1,
+                       MPI_Datatype *t)
+{
+    const ncp_extents *m = s->mem;
+    int64_t first = last_at_or_below(s->mem_at, m->n, s0), i, k = 0;
+    int64_t nblk = last_at_or_below(s->mem_at, m->n, s1 - 1) - first + 1;
+    int *blen = malloc((size_t)nblk * sizeof(*blen));
+    MPI_Aint *disp = malloc((size_t)nblk * sizeof(*disp));
+    if (!blen || !disp) {
+        free(blen);
+        free(disp);
+        return NC_ENOMEM;
+    }
+    for (i = first; k < nblk; i++, k++) {
+        MPI_Offset a = s0 > s->mem_at[i] ? s0 : s->mem_at[i];
+        MPI_Offset b = s1 < s->mem_at[i + 1] ? s1 : s->mem_at[i + 1];
+        disp[k] = (MPI_Aint)(m->off[i] + (a - s->mem_at[i]));
+        blen[k] = (int)(b - a);
+    }
+    MPI_Type_create_hindexed((int)nblk, blen, disp, MPI_BYTE, t);
+    MPI_Type_commit(t);
+    free(blen);
+    free(disp);
+    return NC_NOERR;
+}
+
+/* One round's traffic, sized for nprocs peers. */
+typedef struct agg_round {
+    int np;
+    MPI_Offset *meta_out;   /* my clipped extents, grouped by aggregator */
+    int64_t *cnt_out;       /* per peer: pairs, bytes (2 values) */
+    int64_t *cnt_in;
+    int *meta_scnt, *meta_sdsp, *meta_rcnt, *meta_rdsp;
+    MPI_Datatype *stype, *rtype;
+    MPI_Datatype empty;     /* zero bytes: Alltoallw wants a type anyway */
+    int *ones, *zeros;
+    int ready;              /* every array allocated and filled */
+} agg_round;
+
+/* Set every type of t[0..np) to empty, freeing the round's own ones. */
+static void types_reset(MPI_Datatype *t, int np, MPI_Datatype empty)
+{
+    int i;
+    for (i = 0; i < np; i++) {
+        if (t[i] != empty && t[i] != MPI_DATATYPE_NULL) MPI_Type_free(&t[i]);
+        t[i] = empty;
+    }
+}
+
+static void round_free(agg_round *r)
+{
+    free(r->meta_out);
+    free(r->cnt_out);
+    free(r->cnt_in);
+    free(r->meta_scnt);
+    free(r->meta_sdsp);
+    free(r->meta_rcnt);
+    free(r->meta_rdsp);
+    if (r->ready) {
+        types_reset(r->stype, r->np, r->empty);
+        types_reset(r->rtype, r->np, r->empty);
+    }
+    free(r->stype);
+    free(r->rtype);
+    free(r->ones);
+    free(r->zeros);
+    if (r->empty != MPI_DATATYPE_NULL) MPI_Type_free(&r->empty);
+}
+
+static int round_alloc(agg_round *r, int np, int64_t next)
+{
+    int i;
+    memset(r, 0, sizeof(*r));
+    r->np = np;
+    r->empty = MPI_DATATYPE_NULL;
+    /* a window clips each extent at most once, and the windows of one
+     * round are disjoint, so 2 * next values suffice */
+    r->meta_out = malloc((size_t)(2 * next + 2) * sizeof(MPI_Offset));
+    r->cnt_out = calloc((size_t)np * 2, sizeof(int64_t));
+    r->cnt_in = calloc((size_t)np * 2, sizeof(int64_t));
+    r->meta_scnt = calloc((size_t)np, sizeof(int));
+    r->meta_sdsp = calloc((size_t)np, sizeof(int));
+    r->meta_rcnt = calloc((size_t)np, sizeof(int));
+    r->meta_rdsp = calloc((size_t)np, sizeof(int));
+    r->stype = malloc((size_t)np * sizeof(MPI_Datatype));
+    r->rtype = malloc((size_t)np * sizeof(MPI_Datatype));
+    r->ones = malloc((size_t)np * sizeof(int));
+    r->zeros = calloc((size_t)np, sizeof(int));
+    MPI_Type_contiguous(0, MPI_BYTE, &r->empty);
+    MPI_Type_commit(&r->empty);
+    if (!r->meta_out || !r->cnt_out || !r->cnt_in || !r->meta_scnt ||
+        !r->meta_sdsp || !r->meta_rcnt || !r->meta_rdsp || !r->stype ||
+        !r->rtype || !r->ones || !r->zeros)
+        return NC_ENOMEM;
+    for (i = 0; i < np; i++) {
+        r->ones[i] = 1;
+        r->stype[i] = r->rtype[i] = r->empty;
+    }
+    r->ready = 1;
+    return NC_NOERR;
+}
+
+
+/*
+ * The sender's half of round k: for each aggregator, my clipped extents
+ * (metadata) and a datatype over the memory holding their bytes.
+ */
+static int round_pack(ncp_file *f, const agg_plan *p, const agg_src *s,
+                      agg_round *r, int64_t k)
+{
+    int a, err = NC_NOERR;
+    int64_t used = 0;
+    for (a = 0; a < f->posix->naggr; a++) {
+        int peer = f->posix->aggr[a];
+        MPI_Offset lo, hi, s0, s1;
+        int64_t n;
+        plan_window(f, p, a, k, &lo, &hi);
+        n = lo < hi ? clip_window(s, lo, hi, r->meta_out + 2 * used, &s0,
+                                  &s1)
+                    : 0;
+        r->meta_sdsp[peer] = (int)(2 * used);
+        r->meta_scnt[peer] = (int)(2 * n);
+        r->cnt_out[2 * peer] = n;
+        r->cnt_out[2 * peer + 1] = n ? s1 - s0 : 0;
+        if (n && err == NC_NOERR) err = stream_type(s, s0, s1, &r->stype[peer]);
+        used += n;
+    }
+    return err;
+}
+
+/* The aggregator's receive side: where each peer's metadata and bytes go. */
+typedef struct agg_inbox {
+    MPI_Offset *meta;   /* every peer's pairs, peer by peer */
+    char *stage;        /* every peer's bytes, peer by peer */
+    int64_t *meta_at;   /* per peer: index of its first pair */
+    int64_t *stage_at;  /* per peer: offset of its first byte */
+} agg_inbox;
+
+static void inbox_free(agg_inbox *in)
+{
+    free(in->meta);
+    free(in->stage);
+    free(in->meta_at);
+    free(in->stage_at);
+    memset(in, 0, sizeof(*in));
+}
+
+static int inbox_make(agg_round *r, agg_inbox *in)
+{
+    int64_t npair = 0, nbyte = 0;
+    int q;
+    memset(in, 0, sizeof(*in));
+    in->meta_at = malloc((size_t)(r->np + 1) * sizeof(int64_t));
+    in->stage_at = malloc((size_t)(r->np + 1) * sizeof(int64_t));
+    if (!in->meta_at || !in->stage_at) return NC_ENOMEM;
+    for (q = 0; q < r->np; q++) {
+        in->meta_at[q] = npair;
+        in->stage_at[q] = nbyte;
+        r->meta_rdsp[q] = (int)(2 * npair);
+        r->meta_rcnt[q] = (int)(2 * r->cnt_in[2 * q]);
+        npair += r->cnt_in[2 * q];
+        nbyte += r->cnt_in[2 * q + 1];
+    }
+    in->meta_at[r->np] = npair;
+    in->stage_at[r->np] = nbyte;
+    in->meta = malloc((size_t)(2 * npair + 2) * sizeof(MPI_Offset));
+    in->stage = malloc((size_t)(nbyte ? nbyte : 1));
+    if (!in->meta || !in->stage) return NC_ENOMEM;
+    for (q = 0; q < r->np; q++) {
+        MPI_Aint disp = (MPI_Aint)(intptr_t)(in->stage + in->stage_at[q]);
+        int len = (int)r->cnt_in[2 * q + 1];
+        if (len == 0) continue;
+        MPI_Type_create_hindexed(1, &len, &disp, MPI_BYTE, &r->rtype[q]);
+        MPI_Type_commit(&r->rtype[q]);
+    }
+    return NC_NOERR;
+}
+
+/* pwritev batches: pieces join the current batch while they continue it
+ * in the file. */
+typedef struct agg_writer {
+    int fd, n, err;
+    MPI_Offset start, end;
+    struct iovec iov[NCP_POSIX_IOV];
+} agg_writer;
+
+static void writer_flush(agg_writer *w)
+{
+    if (w->n > 0 && w->err == NC_NOERR)
+        w->err = ncp_posix_pwritev(w->fd, w->iov, w->n, w->start);
+    w->n = 0;
+}
+
+static void writer_add(agg_writer *w, MPI_Offset off, MPI_Offset len,
+                       char *addr)
+{
+    if (w->n > 0 && (off != w->end || w->n == NCP_POSIX_IOV))
+        writer_flush(w);
+    if (w->n == 0) w->start = w->end = off;
+    w->iov[w->n].iov_base = addr;
+    w->iov[w->n].iov_len = (size_t)len;
+    w->n++;
+    w->end += len;
+}
+
+/* A min-heap of peers keyed by the file offset of their next pair. */
+typedef struct agg_heap {
+    int *peer, n;
+    const MPI_Offset *meta;
+    int64_t *next; /* per peer: index of its next pair */
+} agg_heap;
+
+static MPI_Offset heap_key(const agg_heap *h, int i)
+{
+    return h->meta[2 * h->next[h->peer[i]]];
+}
+
+static void heap_down(agg_heap *h, int i)
+{
+    for (;;) {
+        int c = 2 * i + 1, t;
+        if (c >= h->n) return;
+        if (c + 1 < h->n && heap_key(h, c + 1) < heap_key(h, c)) c++;
+        if (heap_key(h, i) <= heap_key(h, c)) return;
+        t = h->peer[i];
+        h->peer[i] = h->peer[c];
+        h->peer[c] = t;
+        i = c;
+    }
+}
+
+/*
+ * Write what the peers sent, in file order: a k-way merge of their sorted
+ * pair lists, O(n log k), with no copy beyond the staging buffer.
+ */
+static int inbox_write(int fd, int np, agg_inbox *in)
+{
+    agg_writer *w = calloc(1, sizeof(*w));
+    agg_heap h = {malloc((size_t)np * sizeof(int)), 0, in->meta,
+                  malloc((size_t)np * sizeof(int64_t))};
+    int64_t *taken = calloc((size_t)np, sizeof(int64_t));
+    int q, err;
+    if (!w || !h.peer || !h.next || !taken) {
+        err = NC_ENOMEM;
+        goto done;
+    }
+    w->fd = fd;
+    for (q = 0; q < np; q++) {
+        h.next[q] = in->meta_at[q];
+        if (in->meta_at[q] < in->meta_at[q + 1]) h.peer[h.n++] = q;
+    }
+    for (q = h.n / 2 - 1; q >= 0; q--) heap_down(&h, q);
+    while (h.n > 0) {
+        int p = h.peer[0];
+        int64_t i = h.next[p];
+        writer_add(w, in->meta[2 * i], in->meta[2 * i + 1],
+                   in->stage + in->stage_at[p] + taken[p]);
+        taken[p] += in->meta[2 * i + 1];
+        if (++h.next[p] == in->meta_at[p + 1]) h.peer[0] = h.peer[--h.n];
+        heap_down(&h, 0);
+    }
+    writer_flush(w);
+    err = w->err;
+done:
+    free(w);
+    free(h.peer);
+    free(h.next);
+    free(taken);
+    return err;
+}
+
+/*
+ * Round k, every rank: counts, then metadata, then bytes, then the
+ * aggregators write.  An allocation failure on any rank is agreed on
+ * before the exchange, so nobody waits on a message never sent; that
+ * agreed code is returned.  A failed write is this aggregator's own and
+ * goes to *werr (the first one kept).
+ */
+static int round_run(ncp_file *f, const agg_plan *p, const agg_src *s,
+                     agg_round *r, int64_t k, int *werr)
+{
+    agg_inbox in;
+    int err = round_pack(f, p, s, r, k), e;
+    memset(&in, 0, sizeof(in));
+    MPI_Alltoall(r->cnt_out, 2, MPI_INT64_T, r->cnt_in, 2, MPI_INT64_T,
+                 f->comm);
+    if (err == NC_NOERR) err = inbox_make(r, &in);
+    err = ncp_io_agree(f->comm, err);
+    if (err == NC_NOERR) {
+        MPI_Alltoallv(r->meta_out, r->meta_scnt, r->meta_sdsp, MPI_OFFSET,
+                      in.meta, r->meta_rcnt, r->meta_rdsp, MPI_OFFSET,
+                      f->comm);
+        MPI_Alltoallw(MPI_BOTTOM, r->ones, r->zeros, r->stype, MPI_BOTTOM,
+                      r->ones, r->zeros, r->rtype, f->comm);
+        e = inbox_write(f->fd, r->np, &in);
+        if (e != NC_NOERR && *werr == NC_NOERR) *werr = e;
+    }
+    inbox_free(&in);
+    types_reset(r->stype, r->np, r->empty);
+    types_reset(r->rtype, r->np, r->empty);
+    return err;
+}
+
+int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
+                               const ncp_extents *mem)
+{
+    agg_plan p;
+    agg_src s = {ext, mem, prefix_sums(ext), prefix_sums(mem)};
+    agg_round r;
+    int np, err, werr = NC_NOERR;
+    int64_t k;
+    MPI_Comm_size(f->comm, &np);
+    err = round_alloc(&r, np, ext->n);
+    if (!s.ext_at || !s.mem_at) err = NC_ENOMEM;
+    err = ncp_io_agree(f->comm, err);
+    if (err == NC_NOERR) err = plan_make(f, ext, &p);
+    /* a failed write on one aggregator does not stop the rounds: the
+     * others still write theirs, and the caller agrees on the code */
+    for (k = 0; err == NC_NOERR && k < p.nrounds; k++)
+        err = round_run(f, &p, &s, &r, k, &werr);
+    round_free(&r);
+    free(s.ext_at);
+    free(s.mem_at);
+    return err != NC_NOERR ? err : werr;
+}

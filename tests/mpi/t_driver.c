@@ -1,0 +1,238 @@
+/* ncp-test: NO_PNETCDF_CMP NO_CDL RANKS 1 2 4 */
+/* t_driver -- every I/O driver setting writes the same file.  One program
+ * (fixed and record variables, an uneven partition with an idle rank,
+ * overlapping posts, a filled variable never written) runs through the
+ * mpiio driver, the posix driver with one aggregator per node, with
+ * several, with every rank writing for itself, and with a staging cap so
+ * small that each write takes many rounds; each file must equal the mpiio
+ * driver's byte for byte and read back right through its own driver.
+ * Bad driver hints fail create and open with NC_EINVAL and create nothing.
+ *
+ * The driver hints are ncpario's; the PnetCDF build of this test only
+ * checks that the program's data round-trips.
+ */
+#define _POSIX_C_SOURCE 200809L /* strtok_r, unsetenv */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#if defined(__has_include)
+#if __has_include(<ncpario.h>)
+#define HAVE_NCPARIO 1
+#endif
+#endif
+
+#define NY 37
+#define NX 13
+#define NREC 3
+
+typedef struct setting {
+    const char *suffix;
+    const char *hints; /* "key=value;..." or NULL for none */
+} setting;
+
+static const setting settings[] = {
+    {"_mpiio.nc", "nc_driver=mpiio"},
+    {"_posix.nc", "nc_driver=posix"},
+    {"_posix_a2.nc", "nc_driver=posix;nc_num_aggrs_per_node=2"},
+    {"_posix_direct.nc", "nc_driver=posix;nc_num_aggrs_per_node=64"},
+    {"_posix_rounds.nc", "nc_driver=posix;nc_io_group_buffer_size=1000"},
+    {"_default.nc", NULL},
+};
+#define NSETTINGS ((int)(sizeof(settings) / sizeof(settings[0])))
+
+static MPI_Info info_of(const char *hints)
+{
+    MPI_Info info;
+    char buf[256], *save = NULL, *kv;
+    MPI_Info_create(&info);
+    if (!hints) return info;
+    snprintf(buf, sizeof buf, "%s", hints);
+    for (kv = strtok_r(buf, ";", &save); kv; kv = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(kv, '=');
+        *eq = '\0';
+        MPI_Info_set(info, kv, eq + 1);
+    }
+    return info;
+}
+
+/* The value every variable holds at (rec, y, x). */
+static int value_at(int var, int rec, int y, int x)
+{
+    return var * 10000 + rec * 1000 + y * NX + x;
+}
+
+/* Rows [*y0, *y0 + *ny) are this rank's; the last of several ranks has
+ * none, so collective calls always include an idle rank. */
+static void my_rows(MPI_Offset *y0, MPI_Offset *ny)
+{
+    int writers = tu_nranks > 1 ? tu_nranks - 1 : 1;
+    *y0 = 0, *ny = 0;
+    if (tu_myrank < writers) tu_part(NY, tu_myrank, writers, y0, ny);
+}
+
+static void write_file(const char *path, MPI_Info info)
+{
+    int nc, dt, dy, dx, dims[3], vf, vd, vr, vs, vg, r, i, req[2 * NREC + 1];
+    MPI_Offset y0, ny, st[3], ct[3];
+    int fbuf[NY * NX];
+    double dbuf[NY];
+    short rbuf[NREC][NY * NX], junk[NY * NX];
+    float sbuf[NREC][NX];
+
+    my_rows(&y0, &ny);
+    CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
+    CHECK_ERR(ncmpi_set_fill(nc, NC_FILL, NULL));
+    CHECK_ERR(ncmpi_def_dim(nc, "t", NC_UNLIMITED, &dt));
+    CHECK_ERR(ncmpi_def_dim(nc, "y", NY, &dy));
+    CHECK_ERR(ncmpi_def_dim(nc, "x", NX, &dx));
+    dims[0] = dy, dims[1] = dx;
+    CHECK_ERR(ncmpi_def_var(nc, "f", NC_INT, 2, dims, &vf));
+    CHECK_ERR(ncmpi_def_var(nc, "d", NC_DOUBLE, 1, &dy, &vd));
+    CHECK_ERR(ncmpi_def_var(nc, "gap", NC_INT, 2, dims, &vg));
+    dims[0] = dt, dims[1] = dy, dims[2] = dx;
+    CHECK_ERR(ncmpi_def_var(nc, "r", NC_SHORT, 3, dims, &vr));
+    dims[1] = dx;
+    CHECK_ERR(ncmpi_def_var(nc, "s", NC_FLOAT, 2, dims, &vs));
+    CHECK_ERR(ncmpi_enddef(nc));
+
+    for (i = 0; i < ny * NX; i++)
+        fbuf[i] = value_at(0, 0, (int)y0 + i / NX, i % NX);
+    st[0] = y0, st[1] = 0, ct[0] = ny, ct[1] = NX;
+    CHECK_ERR(ncmpi_put_vara_int_all(nc, vf, st, ct, fbuf));
+
+    /* records: each rank's rows of r, and s from rank 0 only, all posted
+     * before one wait; a junk post of r is overwritten by the later one */
+    for (i = 0; i < ny * NX; i++) junk[i] = -1;
+    st[0] = 0, st[1] = y0, st[2] = 0, ct[0] = 1, ct[1] = ny, ct[2] = NX;
+    CHECK_ERR(ncmpi_iput_vara_short(nc, vr, st, ct, junk, &req[2 * NREC]));
+    for (r = 0; r < NREC; r++) {
+        for (i = 0; i < ny * NX; i++)
+            rbuf[r][i] = (short)value_at(1, r, (int)y0 + i / NX, i % NX);
+        for (i = 0; i < NX; i++) sbuf[r][i] = (float)value_at(2, r, 0, i);
+        st[0] = r, st[1] = y0, ct[0] = 1, ct[1] = ny;
+        CHECK_ERR(ncmpi_iput_vara_short(nc, vr, st, ct, rbuf[r], &req[2 * r]));
+        st[1] = 0, ct[1] = tu_myrank == 0 ? NX : 0;
+        CHECK_ERR(ncmpi_iput_vara_float(nc, vs, st, ct, sbuf[r], &req[2 * r + 1]));
+    }
+    CHECK_ERR(ncmpi_wait_all(nc, 2 * NREC + 1, req, NULL));
+
+    for (i = 0; i < NY; i++) dbuf[i] = value_at(3, 0, i, 0) + 0.5;
+    st[0] = 0, ct[0] = tu_myrank == 0 ? NY : 0;
+    CHECK_ERR(ncmpi_put_vara_double_all(nc, vd, st, ct, dbuf));
+    CHECK_ERR(ncmpi_close(nc));
+}
+
+/* Every rank reads everything back through the driver of info. */
+static void read_back(const char *path, MPI_Info info, const char *what)
+{
+    int nc, bad = 0, y, x, r, ibuf[NY * NX];
+    short sbuf[NREC * NY * NX];
+    float fbuf[NREC * NX];
+    double dbuf[NY];
+    MPI_Offset nrec = 0;
+    CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, info, &nc));
+    CHECK_ERR(ncmpi_inq_dimlen(nc, 0, &nrec));
+    CHECKF(nrec == NREC, "%s: %lld records", what, (long long)nrec);
+    CHECK_ERR(ncmpi_get_var_int_all(nc, 0, ibuf));
+    for (y = 0; y < NY; y++)
+        for (x = 0; x < NX; x++) bad += ibuf[y * NX + x] != value_at(0, 0, y, x);
+    CHECK_ERR(ncmpi_get_var_double_all(nc, 1, dbuf));
+    for (y = 0; y < NY; y++) bad += dbuf[y] != value_at(3, 0, y, 0) + 0.5;
+    CHECK_ERR(ncmpi_get_var_int_all(nc, 2, ibuf));
+    for (y = 0; y < NY * NX; y++) bad += ibuf[y] != NC_FILL_INT;
+    CHECK_ERR(ncmpi_get_var_short_all(nc, 3, sbuf));
+    for (r = 0; r < NREC; r++)
+        for (y = 0; y < NY * NX; y++)
+            bad += sbuf[r * NY * NX + y] != (short)value_at(1, r, y / NX, y % NX);
+    CHECK_ERR(ncmpi_get_var_float_all(nc, 4, fbuf));
+    for (r = 0; r < NREC; r++)
+        for (x = 0; x < NX; x++) bad += fbuf[r * NX + x] != (float)value_at(2, r, 0, x);
+    CHECKF(bad == 0, "%s: %d wrong values", what, bad);
+    CHECK_ERR(ncmpi_close(nc));
+}
+
+/* Rank 0: are the two files the same bytes? */
+static int same_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int ca = 0, cb = 0, same = fa && fb;
+    while (same && ca != EOF) {
+        ca = fgetc(fa);
+        cb = fgetc(fb);
+        same = ca == cb;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+#ifdef HAVE_NCPARIO
+static void check_reported_driver(const char *path)
+{
+    int nc, flag = 0;
+    char val[MPI_MAX_INFO_VAL + 1];
+    MPI_Info used = MPI_INFO_NULL;
+    CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, MPI_INFO_NULL, &nc));
+    CHECK_ERR(ncmpi_inq_file_info(nc, &used));
+    if (used != MPI_INFO_NULL) {
+        MPI_Info_get(used, "nc_driver", MPI_MAX_INFO_VAL, val, &flag);
+        CHECKF(flag && strcmp(val, "posix") == 0, "default driver %s",
+               flag ? val : "(unset)");
+        MPI_Info_free(&used);
+    }
+    CHECK_ERR(ncmpi_close(nc));
+}
+
+/* A bad value fails create (creating nothing) and open alike. */
+static void check_bad_hint(const char *dir_file, const char *existing,
+                           const char *hints)
+{
+    MPI_Info info = info_of(hints);
+    int nc = -1;
+    if (tu_myrank == 0) unlink(dir_file);
+    MPI_Barrier(MPI_COMM_WORLD);
+    EXPECT_ERR(ncmpi_create(MPI_COMM_WORLD, dir_file, NC_CLOBBER, info, &nc),
+               NC_EINVAL);
+    CHECKF(access(dir_file, F_OK) != 0, "%s: create left a file", hints);
+    EXPECT_ERR(ncmpi_open(MPI_COMM_WORLD, existing, NC_NOWRITE, info, &nc),
+               NC_EINVAL);
+    MPI_Info_free(&info);
+}
+#endif
+
+int main(int argc, char **argv)
+{
+    char paths[NSETTINGS][1024], bad[1024];
+    const char *path;
+    int i;
+
+    tu_init(&argc, &argv);
+    path = tu_main_path(argc, argv);
+    CHECK(path != NULL);
+    if (!path) return tu_finish("t_driver");
+    /* this test sets its own hints; an inherited PNETCDF_HINTS would
+     * override them */
+    unsetenv("PNETCDF_HINTS");
+    for (i = 0; i < NSETTINGS; i++) {
+        MPI_Info info = info_of(settings[i].hints);
+        tu_sibling(paths[i], sizeof paths[i], path, settings[i].suffix);
+        write_file(paths[i], info);
+        read_back(paths[i], info, settings[i].suffix);
+        MPI_Info_free(&info);
+        if (tu_myrank == 0 && i > 0)
+            CHECKF(same_bytes(paths[0], paths[i]), "%s differs from %s",
+                   settings[i].suffix, settings[0].suffix);
+    }
+#ifdef HAVE_NCPARIO
+    check_reported_driver(paths[NSETTINGS - 1]);
+    tu_sibling(bad, sizeof bad, path, "_bad.nc");
+    check_bad_hint(bad, paths[0], "nc_driver=bogus");
+    check_bad_hint(bad, paths[0], "nc_driver=posix;nc_num_aggrs_per_node=0");
+    check_bad_hint(bad, paths[0], "nc_driver=posix;nc_num_aggrs_per_node=two");
+    check_bad_hint(bad, paths[0], "nc_io_group_buffer_size=-5");
+#endif
+    return tu_finish("t_driver");
+}
