@@ -189,10 +189,15 @@ static int int_hint(MPI_Info info, const char *key, int64_t max,
 /*
  * The aggregators: the first nc_num_aggrs_per_node ranks (default 1) of
  * every node, in rank order.  Rank 0's hints choose for everyone.
+ *
+ * The default staging cap, 1 MiB, was measured (docs/BENCHMARKS.md): on
+ * coll_perf at 4 ranks it wrote as fast as 4 and 64 MiB and kept the
+ * aggregator's extra memory near 1 MiB instead of the whole step.  Runs
+ * over many nodes, where each round costs an all-to-all, may want more.
  */
 static int posix_state(ncp_file *f)
 {
-    int64_t per_node = 1, cap = (int64_t)64 << 20, vals[2];
+    int64_t per_node = 1, cap = (int64_t)1 << 20, vals[2];
     int rank, nprocs, local, i, n = 0, *flags = NULL, err = NC_NOERR;
     MPI_Comm node;
     MPI_Comm_rank(f->comm, &rank);

@@ -210,8 +210,8 @@ static int round_alloc(agg_round *r, int np, int64_t next)
     memset(r, 0, sizeof(*r));
     r->np = np;
     r->empty = MPI_DATATYPE_NULL;
-    /* a window clips each extent at most once, and the windows of one
-     * round are disjoint, so 2 * next values suffice */
+    /* the windows of one round are disjoint and ordered, so an extent
+     * yields one pair per window it touches: at most next + nwindows */
     r->meta_out = malloc((size_t)(2 * next + 2) * sizeof(MPI_Offset));
     r->cnt_out = calloc((size_t)np * 2, sizeof(int64_t));
     r->cnt_in = calloc((size_t)np * 2, sizeof(int64_t));
@@ -447,7 +447,7 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     int np, err, werr = NC_NOERR;
     int64_t k;
     MPI_Comm_size(f->comm, &np);
-    err = round_alloc(&r, np, ext->n);
+    err = round_alloc(&r, np, ext->n + f->posix->naggr);
     if (!s.ext_at || !s.mem_at) err = NC_ENOMEM;
     err = ncp_io_agree(f->comm, err);
     if (err == NC_NOERR) err = plan_make(f, ext, &p);

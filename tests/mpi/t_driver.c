@@ -1,7 +1,8 @@
 /* ncp-test: NO_PNETCDF_CMP NO_CDL RANKS 1 2 4 */
 /* t_driver -- every I/O driver setting writes the same file.  One program
  * (fixed and record variables, an uneven partition with an idle rank,
- * overlapping posts, a filled variable never written) runs through the
+ * overlapping posts, a filled variable never written, one extent of
+ * several MiB that crosses aggregator domains) runs through the
  * mpiio driver, the posix driver with one aggregator per node, with
  * several, with every rank writing for itself, and with a staging cap so
  * small that each write takes many rounds; each file must equal the mpiio
@@ -24,9 +25,16 @@
 #endif
 #endif
 
+/* NY * NX even: a record of r needs no padding.  Padding is a gap no call
+ * writes, and OMPIO's collective buffering fills such gaps with whatever
+ * its buffer held (seen under ASan's 0xbe fill), so a byte comparison
+ * with the mpiio driver would test OMPIO, not ncpario. */
 #define NY 37
-#define NX 13
+#define NX 14
 #define NREC 3
+/* a byte variable written whole by rank 0: one extent over several 1 MiB
+ * aggregator domains and staging rounds */
+#define NBIG (5 * 1048576 + 12345)
 
 typedef struct setting {
     const char *suffix;
@@ -37,6 +45,7 @@ static const setting settings[] = {
     {"_mpiio.nc", "nc_driver=mpiio"},
     {"_posix.nc", "nc_driver=posix"},
     {"_posix_a2.nc", "nc_driver=posix;nc_num_aggrs_per_node=2"},
+    {"_posix_a3.nc", "nc_driver=posix;nc_num_aggrs_per_node=3"},
     {"_posix_direct.nc", "nc_driver=posix;nc_num_aggrs_per_node=64"},
     {"_posix_rounds.nc", "nc_driver=posix;nc_io_group_buffer_size=1000"},
     {"_default.nc", NULL},
@@ -73,9 +82,13 @@ static void my_rows(MPI_Offset *y0, MPI_Offset *ny)
     if (tu_myrank < writers) tu_part(NY, tu_myrank, writers, y0, ny);
 }
 
+static signed char big_at(MPI_Offset i) { return (signed char)(i * 7 % 251); }
+
 static void write_file(const char *path, MPI_Info info)
 {
-    int nc, dt, dy, dx, dims[3], vf, vd, vr, vs, vg, r, i, req[2 * NREC + 1];
+    int nc, dt, dy, dx, db, dims[3], vf, vd, vr, vs, vg, vb, r, i;
+    int req[2 * NREC + 1];
+    signed char *big = malloc(NBIG);
     MPI_Offset y0, ny, st[3], ct[3];
     int fbuf[NY * NX];
     double dbuf[NY];
@@ -92,6 +105,8 @@ static void write_file(const char *path, MPI_Info info)
     CHECK_ERR(ncmpi_def_var(nc, "f", NC_INT, 2, dims, &vf));
     CHECK_ERR(ncmpi_def_var(nc, "d", NC_DOUBLE, 1, &dy, &vd));
     CHECK_ERR(ncmpi_def_var(nc, "gap", NC_INT, 2, dims, &vg));
+    CHECK_ERR(ncmpi_def_dim(nc, "b", NBIG, &db));
+    CHECK_ERR(ncmpi_def_var(nc, "big", NC_BYTE, 1, &db, &vb));
     dims[0] = dt, dims[1] = dy, dims[2] = dx;
     CHECK_ERR(ncmpi_def_var(nc, "r", NC_SHORT, 3, dims, &vr));
     dims[1] = dx;
@@ -122,7 +137,19 @@ static void write_file(const char *path, MPI_Info info)
     for (i = 0; i < NY; i++) dbuf[i] = value_at(3, 0, i, 0) + 0.5;
     st[0] = 0, ct[0] = tu_myrank == 0 ? NY : 0;
     CHECK_ERR(ncmpi_put_vara_double_all(nc, vd, st, ct, dbuf));
+
+    for (i = 0; i < NBIG; i++) big[i] = big_at(i);
+    st[0] = 0, ct[0] = tu_myrank == 0 ? NBIG : 0;
+    CHECK_ERR(ncmpi_put_vara_schar_all(nc, vb, st, ct, big));
     CHECK_ERR(ncmpi_close(nc));
+    free(big);
+}
+
+static int varid(int nc, const char *name)
+{
+    int id = -1;
+    CHECK_ERR(ncmpi_inq_varid(nc, name, &id));
+    return id;
 }
 
 /* Every rank reads everything back through the driver of info. */
@@ -132,26 +159,30 @@ static void read_back(const char *path, MPI_Info info, const char *what)
     short sbuf[NREC * NY * NX];
     float fbuf[NREC * NX];
     double dbuf[NY];
-    MPI_Offset nrec = 0;
+    signed char *big = malloc(NBIG);
+    MPI_Offset nrec = 0, i;
     CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, info, &nc));
     CHECK_ERR(ncmpi_inq_dimlen(nc, 0, &nrec));
     CHECKF(nrec == NREC, "%s: %lld records", what, (long long)nrec);
-    CHECK_ERR(ncmpi_get_var_int_all(nc, 0, ibuf));
+    CHECK_ERR(ncmpi_get_var_int_all(nc, varid(nc, "f"), ibuf));
     for (y = 0; y < NY; y++)
         for (x = 0; x < NX; x++) bad += ibuf[y * NX + x] != value_at(0, 0, y, x);
-    CHECK_ERR(ncmpi_get_var_double_all(nc, 1, dbuf));
+    CHECK_ERR(ncmpi_get_var_double_all(nc, varid(nc, "d"), dbuf));
     for (y = 0; y < NY; y++) bad += dbuf[y] != value_at(3, 0, y, 0) + 0.5;
-    CHECK_ERR(ncmpi_get_var_int_all(nc, 2, ibuf));
+    CHECK_ERR(ncmpi_get_var_int_all(nc, varid(nc, "gap"), ibuf));
     for (y = 0; y < NY * NX; y++) bad += ibuf[y] != NC_FILL_INT;
-    CHECK_ERR(ncmpi_get_var_short_all(nc, 3, sbuf));
+    CHECK_ERR(ncmpi_get_var_short_all(nc, varid(nc, "r"), sbuf));
     for (r = 0; r < NREC; r++)
         for (y = 0; y < NY * NX; y++)
             bad += sbuf[r * NY * NX + y] != (short)value_at(1, r, y / NX, y % NX);
-    CHECK_ERR(ncmpi_get_var_float_all(nc, 4, fbuf));
+    CHECK_ERR(ncmpi_get_var_float_all(nc, varid(nc, "s"), fbuf));
     for (r = 0; r < NREC; r++)
         for (x = 0; x < NX; x++) bad += fbuf[r * NX + x] != (float)value_at(2, r, 0, x);
+    CHECK_ERR(ncmpi_get_var_schar_all(nc, varid(nc, "big"), big));
+    for (i = 0; i < NBIG; i++) bad += big[i] != big_at(i);
     CHECKF(bad == 0, "%s: %d wrong values", what, bad);
     CHECK_ERR(ncmpi_close(nc));
+    free(big);
 }
 
 /* Rank 0: are the two files the same bytes? */
