@@ -215,14 +215,13 @@ static int posix_state(ncp_file *f)
     flags = malloc((size_t)nprocs * sizeof(int));
     if (f->posix) f->posix->aggr = malloc((size_t)nprocs * sizeof(int));
     err = (!f->posix || !flags || !f->posix->aggr) ? NC_ENOMEM : NC_NOERR;
+    if ((err = ncp_io_agree(f->comm, err)) != NC_NOERR) goto done;
     MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
                         &node);
     MPI_Comm_rank(node, &local);
     MPI_Comm_free(&node);
     i = local < vals[0];
-    MPI_Allgather(&i, 1, MPI_INT, flags ? flags : &i, flags ? 1 : 0,
-                  MPI_INT, f->comm);
-    if ((err = ncp_io_agree(f->comm, err)) != NC_NOERR) goto done;
+    MPI_Allgather(&i, 1, MPI_INT, flags, 1, MPI_INT, f->comm);
     for (i = 0; i < nprocs; i++)
         if (flags[i]) f->posix->aggr[n++] = i;
     f->posix->naggr = n;
