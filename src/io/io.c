@@ -60,13 +60,18 @@ int ncp_io_agree(MPI_Comm comm, int err)
     return all;
 }
 
-static const ncp_io_driver *driver_named(const char *name)
+/* Every driver; a file's choice travels between ranks as its index. */
+static const ncp_io_driver *const drivers[] = {&ncp_io_mpiio_driver,
+                                               &ncp_io_posix_driver};
+#define NDRIVERS ((int)(sizeof(drivers) / sizeof(drivers[0])))
+
+/* The index of the driver called name, -1 for none. */
+static int driver_named(const char *name)
 {
-    if (strcmp(name, ncp_io_mpiio_driver.name) == 0)
-        return &ncp_io_mpiio_driver;
-    if (strcmp(name, ncp_io_posix_driver.name) == 0)
-        return &ncp_io_posix_driver;
-    return NULL;
+    int i;
+    for (i = 0; i < NDRIVERS; i++)
+        if (strcmp(name, drivers[i]->name) == 0) return i;
+    return -1;
 }
 
 /*
@@ -82,9 +87,9 @@ static int has_fs_prefix(const char *path)
 
 /* Without a hint: posix, measured faster on node-local file systems
  * (docs/BENCHMARKS.md), unless the path needs MPI-IO. */
-static const ncp_io_driver *default_driver(const char *path)
+static int default_driver(const char *path)
 {
-    return has_fs_prefix(path) ? &ncp_io_mpiio_driver : &ncp_io_posix_driver;
+    return driver_named(has_fs_prefix(path) ? "mpiio" : "posix");
 }
 
 /*
@@ -96,19 +101,17 @@ static const ncp_io_driver *default_driver(const char *path)
 static int choose_driver(ncp_file *f, int rank)
 {
     char val[MPI_MAX_INFO_VAL + 1];
-    int flag = 0, code = 0;
-    const ncp_io_driver *drv = default_driver(f->path);
+    int flag = 0, code = default_driver(f->path);
     if (rank == 0 && f->info != MPI_INFO_NULL) {
         MPI_Info_get(f->info, "nc_driver", MPI_MAX_INFO_VAL, val, &flag);
-        if (flag) drv = driver_named(val);
-        if (!drv)
+        if (flag) code = driver_named(val);
+        if (code < 0)
             fprintf(stderr, "ncpario: nc_driver '%s' is not a driver "
                             "(mpiio or posix)\n", val);
     }
-    code = !drv ? -1 : drv == &ncp_io_posix_driver ? 1 : 0;
     MPI_Bcast(&code, 1, MPI_INT, 0, f->comm);
     if (code < 0) return NC_EINVAL;
-    f->drv = code ? &ncp_io_posix_driver : &ncp_io_mpiio_driver;
+    f->drv = drivers[code];
     return NC_NOERR;
 }
 

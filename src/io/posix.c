@@ -26,7 +26,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,6 +33,7 @@
 #include <unistd.h>
 
 #include "pnetcdf.h"
+#include "../util/ncp_hints.h"
 
 static int errno_code(int e, int fallback)
 {
@@ -161,32 +161,6 @@ static int open_fd(ncp_file *f, int flags, int fallback)
 }
 
 /*
- * A positive integer hint, at most max; *out keeps its default when the
- * hint is absent.  A present but malformed, non-positive or too large value
- * is NC_EINVAL: these hints size memory and choose writers, so a typo must
- * not pass silently.
- */
-static int int_hint(MPI_Info info, const char *key, int64_t max,
-                    int64_t *out)
-{
-    char val[MPI_MAX_INFO_VAL + 1], *end = NULL;
-    int flag = 0;
-    long long v;
-    if (info == MPI_INFO_NULL) return NC_NOERR;
-    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag);
-    if (!flag) return NC_NOERR;
-    errno = 0;
-    v = strtoll(val, &end, 10);
-    if (errno || end == val || *end != '\0' || v <= 0 || v > max) {
-        fprintf(stderr, "ncpario: hint %s=%s: want an integer in 1..%lld\n",
-                key, val, (long long)max);
-        return NC_EINVAL;
-    }
-    *out = v;
-    return NC_NOERR;
-}
-
-/*
  * The aggregators: the first nc_num_aggrs_per_node ranks (default 1) of
  * every node, in rank order.  Rank 0's hints choose for everyone.
  *
@@ -203,10 +177,11 @@ static int posix_state(ncp_file *f)
     MPI_Comm_rank(f->comm, &rank);
     MPI_Comm_size(f->comm, &nprocs);
     if (rank == 0)
-        err = int_hint(f->info, "nc_num_aggrs_per_node", INT_MAX, &per_node);
+        err = ncp_hints_get_int(f->info, "nc_num_aggrs_per_node", INT_MAX,
+                                &per_node);
     if (rank == 0 && err == NC_NOERR)
-        err = int_hint(f->info, "nc_io_group_buffer_size", (int64_t)1 << 30,
-                       &cap);
+        err = ncp_hints_get_int(f->info, "nc_io_group_buffer_size",
+                                (int64_t)1 << 30, &cap);
     vals[0] = err == NC_NOERR ? per_node : -1;
     vals[1] = cap;
     MPI_Bcast(vals, 2, MPI_INT64_T, 0, f->comm);

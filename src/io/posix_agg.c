@@ -40,7 +40,7 @@ typedef struct agg_src {
     MPI_Offset *mem_at; /* stream position of each memory piece */
 } agg_src;
 
-static int plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
+static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
 {
     MPI_Offset mine[2], all[2];
     int64_t span;
@@ -51,7 +51,7 @@ static int plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     p->hi = all[1];
     if (p->hi <= p->base) {
         p->nrounds = 0;
-        return NC_NOERR;
+        return;
     }
     p->base -= p->base % NCP_AGG_ALIGN;
     span = p->hi - p->base;
@@ -59,7 +59,6 @@ static int plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     p->dsz = (p->dsz + NCP_AGG_ALIGN - 1) / NCP_AGG_ALIGN * NCP_AGG_ALIGN;
     if (p->dsz > span) p->dsz = span;
     p->nrounds = (p->dsz + f->posix->round_cap - 1) / f->posix->round_cap;
-    return NC_NOERR;
 }
 
 /* Aggregator a's window in round r: [*lo, *hi), possibly empty. */
@@ -450,7 +449,7 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     err = round_alloc(&r, np, ext->n + f->posix->naggr);
     if (!s.ext_at || !s.mem_at) err = NC_ENOMEM;
     err = ncp_io_agree(f->comm, err);
-    if (err == NC_NOERR) err = plan_make(f, ext, &p);
+    if (err == NC_NOERR) plan_make(f, ext, &p);
     /* a failed write on one aggregator does not stop the rounds: the
      * others still write theirs, and the caller agrees on the code */
     for (k = 0; err == NC_NOERR && k < p.nrounds; k++)

@@ -16,19 +16,40 @@
 
 #include "pnetcdf.h"
 
+/* A decimal integer in 1..max into *out; 0 (and *out untouched) when s is
+ * anything else. */
+static int parse_positive(const char *s, int64_t max, int64_t *out)
+{
+    char *end = NULL;
+    long long v;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v <= 0 || v > max) return 0;
+    *out = (int64_t)v;
+    return 1;
+}
+
 /*
  * A positive decimal size.  Like PnetCDF, a malformed or non-positive value
  * is ignored (the hint stays unset) rather than failing the open.
  */
 static int parse_size(const char *s, int64_t *out)
 {
-    char *end = NULL;
-    long long v;
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v <= 0) return NC_NOERR;
-    *out = (int64_t)v;
+    (void)parse_positive(s, INT64_MAX, out);
     return NC_NOERR;
+}
+
+int ncp_hints_get_int(MPI_Info info, const char *key, int64_t max,
+                      int64_t *out)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    int flag = 0;
+    if (info == MPI_INFO_NULL) return NC_NOERR;
+    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag);
+    if (!flag || parse_positive(val, max, out)) return NC_NOERR;
+    fprintf(stderr, "ncpario: hint %s=%s: want an integer in 1..%lld\n", key,
+            val, (long long)max);
+    return NC_EINVAL;
 }
 
 static int apply_key(ncp_hints *h, const char *key, const char *val)

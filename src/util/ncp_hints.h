@@ -35,6 +35,16 @@ typedef struct ncp_hints {
  */
 int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info);
 
+/*
+ * The integer hint key of info (may be MPI_INFO_NULL), for the I/O
+ * drivers' own hints: *out keeps its default when the key is absent; a
+ * value that is not an integer in 1..max is NC_EINVAL, with a message on
+ * stderr, since these hints size memory and choose writers and a typo
+ * must not pass silently.
+ */
+int ncp_hints_get_int(MPI_Info info, const char *key, int64_t max,
+                      int64_t *out);
+
 /* Add ncpario's interpreted hints (with their effective values) to info, so
  * ncmpi_inq_file_info reports them. */
 int ncp_hints_report(int64_t header_align, int64_t var_align,
