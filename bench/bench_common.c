@@ -7,7 +7,6 @@
 #include "bench_common.h"
 
 #include <errno.h>
-#include <pnetcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,18 +139,6 @@ void bench_dir_of(const char *path, char *out, size_t outsz)
                  slash == path ? 1 : (int)(slash - path), path);
 }
 
-int bench_create_mode(int format)
-{
-    switch (format) {
-    case 2:
-        return NC_CLOBBER | NC_64BIT_OFFSET;
-    case 5:
-        return NC_CLOBBER | NC_64BIT_DATA;
-    default:
-        return NC_CLOBBER;
-    }
-}
-
 const char *bench_format_name(int format)
 {
     return format == 5 ? "CDF-5" : format == 2 ? "CDF-2" : "CDF-1";
@@ -191,14 +178,4 @@ long long bench_rss_kib(const char *field)
             kib = strtoll(line + len + 1, NULL, 10);
     fclose(f);
     return kib;
-}
-
-void bench_require(const char *prog, int err, const char *what, int rank,
-                   MPI_Comm comm)
-{
-    if (err != NC_NOERR) {
-        fprintf(stderr, "%s: rank %d: %s failed: %s\n", prog, rank, what,
-                ncmpi_strerror(err));
-        MPI_Abort(comm, 1);
-    }
 }

@@ -53,7 +53,8 @@ double bench_mibs(int64_t bytes, double seconds);
 /* The directory part of path; "." when it has none. */
 void bench_dir_of(const char *path, char *out, size_t outsz);
 
-/* ncmpi_create mode for format 1, 2 or 5 (NC_CLOBBER always set). */
+/* ncmpi_create mode for format 1, 2 or 5 (NC_CLOBBER always set); in
+ * bench_pnc.c, with bench_require, for PnetCDF-API programs only. */
 int bench_create_mode(int format);
 const char *bench_format_name(int format);
 
