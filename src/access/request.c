@@ -95,13 +95,33 @@ int ncp_req_build(const ncp_header *h, const ncp_var *v,
 }
 
 /*
- * Walk the outer dimensions as an odometer; each step emits the innermost
- * run (one extent when the innermost stride is 1, else one per element).
+ * The dimension whose run each odometer step of ncp_req_extents emits.
+ * Dimensions inside it are whole (start 0, full count, stride 1), so a
+ * request for whole rows, planes or slabs yields one extent per step, not
+ * one per row; the record dimension is never folded (records are
+ * recsize apart, not one slab).
+ */
+static int run_dim(const ncp_var *v, const ncp_req *r)
+{
+    int d = r->ndims - 1;
+
+    if (r->stride[d] != 1)
+        return d;
+    while (d > 0 && !(d == 1 && v->is_record) && r->stride[d - 1] == 1 &&
+           r->start[d] == 0 && r->count[d] == v->shape[d])
+        d--;
+    return d;
+}
+
+/*
+ * Walk the dimensions outside run_dim as an odometer; each step emits
+ * that dimension's run (one extent when its stride is 1, else one per
+ * element).
  */
 int ncp_req_extents(const ncp_header *h, const ncp_req *r, ncp_extents *e)
 {
     const ncp_var *v = r->var;
-    int n = r->ndims, last = n - 1, i, err = NC_NOERR;
+    int n = r->ndims, last = n - 1, top, i, err = NC_NOERR;
     int64_t xsz = ncp_xtype_size(v->xtype);
     int64_t *idx, *pitch; /* odometer; elements per step of each dim */
 
@@ -113,9 +133,10 @@ int ncp_req_extents(const ncp_header *h, const ncp_req *r, ncp_extents *e)
     pitch[last] = 1;
     for (i = last - 1; i >= 0; i--)
         pitch[i] = pitch[i + 1] * v->shape[i + 1];
+    top = run_dim(v, r);
     for (;;) {
         int64_t off = v->begin, k;
-        for (i = 0; i < last; i++) {
+        for (i = 0; i < top; i++) {
             int64_t c = r->start[i] + idx[i] * r->stride[i];
             if (i == 0 && v->is_record)
                 off += c * h->recsize;
@@ -127,9 +148,9 @@ int ncp_req_extents(const ncp_header *h, const ncp_req *r, ncp_extents *e)
                 err = ncp_extents_add(
                     e, off + (r->start[0] + k * r->stride[0]) * h->recsize,
                     xsz);
-        } else if (r->stride[last] == 1) {
-            err = ncp_extents_add(e, off + r->start[last] * xsz,
-                                  r->count[last] * xsz);
+        } else if (r->stride[top] == 1) {
+            err = ncp_extents_add(e, off + r->start[top] * pitch[top] * xsz,
+                                  r->count[top] * pitch[top] * xsz);
         } else {
             for (k = 0; k < r->count[last] && err == NC_NOERR; k++)
                 err = ncp_extents_add(
@@ -137,7 +158,7 @@ int ncp_req_extents(const ncp_header *h, const ncp_req *r, ncp_extents *e)
                     xsz);
         }
         if (err != NC_NOERR) break;
-        for (i = last - 1; i >= 0; i--) {
+        for (i = top - 1; i >= 0; i--) {
             if (++idx[i] < r->count[i]) break;
             idx[i] = 0;
         }

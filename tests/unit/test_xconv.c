@@ -695,13 +695,28 @@ static uint64_t rnd(void)
     return rng_state;
 }
 
+/* Lengths around the in-place form's 4096-byte staging chunks too. */
+static int next_swap_len(int n)
+{
+    static const int big[] = {511, 512, 513, 1023, 1024, 1025, 2047, 2048,
+                              2049, 4097, 0};
+    if (n < 70)
+        return n + 1;
+    if (n < 128)
+        return n + 29;
+    for (int i = 0; big[i]; i++)
+        if (big[i] > n)
+            return big[i];
+    return 1 << 30;
+}
+
 static void test_swap(void)
 {
-    unsigned char a[8 * 200], b[8 * 200];
+    static unsigned char a[8 * 4200], b[8 * 4200];
     static const int sizes[] = {1, 2, 4, 8};
     for (int s = 0; s < 4; s++) {
         int es = sizes[s];
-        for (int n = 0; n <= 130; n += (n < 70 ? 1 : 29)) {
+        for (int n = 0; n <= 4097; n = next_swap_len(n)) {
             for (int i = 0; i < 8 * 200; i++)
                 a[i] = (unsigned char)rnd();
             memcpy(b, a, sizeof a);
