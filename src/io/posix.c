@@ -1,7 +1,8 @@
 /*
  * posix.c -- the POSIX driver: every rank opens the file itself.  Reads
  * and independent writes move each rank's own extents with preadv/pwritev,
- * straight between the file and the caller's memory pieces; collective
+ * straight between the file and the caller's memory pieces (reads of many
+ * small, close extents through a bounce buffer: see sieve_end); collective
  * writes go through the aggregators of posix_agg.c when a node has more
  * than one rank.
  *
@@ -120,24 +121,118 @@ static int take_iov(mem_cursor *c, MPI_Offset want, struct iovec *iov,
     return n;
 }
 
+/* Move one file extent against the next memory pieces.  *eof is set when
+ * a read met the end of the file. */
+static int move_extent(int fd, int is_write, MPI_Offset off, MPI_Offset len,
+                       mem_cursor *cur, int *eof)
+{
+    struct iovec iov[NCP_POSIX_IOV];
+    int64_t done;
+    MPI_Offset got;
+    int err = NC_NOERR;
+    while (len > 0 && err == NC_NOERR) {
+        int n = take_iov(cur, len, iov, &got);
+        if (n == 0) return NC_EINTERNAL; /* memory shorter than file */
+        err = move_iov(fd, is_write, iov, n, off, &done);
+        if (err == NC_NOERR && done < got) {
+            *eof = 1;
+            return NC_NOERR;
+        }
+        off += got;
+        len -= got;
+    }
+    return err;
+}
+
+/*
+ * Read sieving.  A subarray's rows come as many small extents with small
+ * holes between them, and one preadv each costs more than reading the
+ * holes: at 8 ranks a 32^3 int block per rank is 1024 extents of 128
+ * bytes per variable.  A run of at least SIEVE_MIN extents, each hole at
+ * most SIEVE_HOLE bytes and the whole at most SIEVE_SPAN, is read with
+ * one pread into a bounce buffer and copied out.  Reads only: a write
+ * would have to read, patch and write back the holes, racing with the
+ * ranks that own them.
+ */
+enum { SIEVE_MIN = 4, SIEVE_HOLE = 4096, SIEVE_SPAN = 4 << 20 };
+
+/* One past the last extent of the sieve run starting at extent i. */
+static int64_t sieve_end(const ncp_extents *ext, int64_t i)
+{
+    int64_t j = i + 1;
+    MPI_Offset first = ext->off[i];
+    while (j < ext->n && ext->off[j] - (ext->off[j - 1] + ext->len[j - 1]) <=
+                             SIEVE_HOLE &&
+           ext->off[j] + ext->len[j] - first <= SIEVE_SPAN)
+        j++;
+    return j;
+}
+
+/* Copy n bytes from src into the memory pieces at the cursor. */
+static void copy_out(mem_cursor *c, const char *src, MPI_Offset n)
+{
+    while (n > 0 && c->i < c->mem->n) {
+        MPI_Offset left = c->mem->len[c->i] - c->at;
+        MPI_Offset piece = left < n ? left : n;
+        memcpy((char *)(intptr_t)c->mem->off[c->i] + c->at, src,
+               (size_t)piece);
+        src += piece;
+        n -= piece;
+        c->at += piece;
+        if (c->at == c->mem->len[c->i]) {
+            c->i++;
+            c->at = 0;
+        }
+    }
+}
+
+/* Read extents [i, j) through buf (span bytes from ext->off[i]). */
+static int sieve_read(int fd, const ncp_extents *ext, int64_t i, int64_t j,
+                      char *buf, mem_cursor *cur, int *eof)
+{
+    MPI_Offset base = ext->off[i];
+    MPI_Offset span = ext->off[j - 1] + ext->len[j - 1] - base;
+    struct iovec one = {buf, (size_t)span};
+    int64_t have;
+    int err = move_iov(fd, 0, &one, 1, base, &have);
+    for (int64_t k = i; k < j && err == NC_NOERR && !*eof; k++) {
+        MPI_Offset at = ext->off[k] - base, n = ext->len[k];
+        if (at + n > have) {
+            n = have > at ? have - at : 0;
+            *eof = 1;
+        }
+        copy_out(cur, buf + at, n);
+    }
+    return err;
+}
+
 int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
                    const ncp_extents *mem)
 {
-    struct iovec iov[NCP_POSIX_IOV];
     mem_cursor cur = {mem, 0, 0};
-    int64_t i, done;
-    int err = NC_NOERR;
-    for (i = 0; i < ext->n && err == NC_NOERR; i++) {
-        MPI_Offset off = ext->off[i], left = ext->len[i], got;
-        while (left > 0 && err == NC_NOERR) {
-            int n = take_iov(&cur, left, iov, &got);
-            if (n == 0) return NC_EINTERNAL; /* memory shorter than file */
-            err = move_iov(fd, is_write, iov, n, off, &done);
-            if (err == NC_NOERR && done < got) return NC_NOERR; /* EOF */
-            off += got;
-            left -= got;
+    char *buf = NULL;
+    MPI_Offset buf_len = 0;
+    int64_t i = 0;
+    int err = NC_NOERR, eof = 0;
+    while (i < ext->n && err == NC_NOERR && !eof) {
+        int64_t j = is_write ? i + 1 : sieve_end(ext, i);
+        MPI_Offset span = ext->off[j - 1] + ext->len[j - 1] - ext->off[i];
+        if (j - i < SIEVE_MIN) {
+            err = move_extent(fd, is_write, ext->off[i], ext->len[i], &cur,
+                              &eof);
+            i++;
+            continue;
         }
+        if (span > buf_len) {
+            free(buf);
+            buf_len = span;
+            buf = malloc((size_t)buf_len);
+            if (buf == NULL) return NC_ENOMEM;
+        }
+        err = sieve_read(fd, ext, i, j, buf, &cur, &eof);
+        i = j;
     }
+    free(buf);
     return err;
 }
 
