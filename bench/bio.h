@@ -7,8 +7,9 @@
  *                (backend name "ncpario") and against Debian's PnetCDF
  *                ("pnetcdf");
  *   bio_hdf5.c   parallel HDF5, one dataset per variable, MPI-IO driver;
- *   bio_mpiio.c  raw MPI-IO: the same bytes as a netCDF file's data
- *                section (no header), with MPI_File_write_at_all;
+ *   bio_mpiio.c  raw MPI-IO: a netCDF file's data section laid out the
+ *                same way but in native byte order (no header, no
+ *                swap), with MPI_File_write_at_all;
  *   bio_fpp.c    file per process: each rank write()s its own bytes to
  *                its own file.
  *
@@ -28,6 +29,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum {
     BIO_MAX_DIMS = 6,   /* of a variable; memory arrays may have one more */
@@ -159,6 +161,17 @@ int bio_req_check(const struct bio_schema *s, const struct bio_req *r);
 int bio_req_memtype(const struct bio_schema *s, const struct bio_req *r,
                     MPI_Datatype *out);
 
+/* 1 when the memory side is the whole array mshape (mstart 0, mcount
+ * mshape): the bytes lie at buf in file order, with no copy needed. */
+int bio_req_dense(const struct bio_req *r);
+
+/* Copies the memory box of r between the user's array and `packed`, which
+ * holds its elems elements of esize bytes back to back: a gather before
+ * writing (to_packed) or a scatter after reading, one innermost row at a
+ * time. For backends whose I/O calls take one contiguous buffer. */
+void bio_req_pack(const struct bio_req *r, size_t esize, char *packed,
+                  int64_t elems, int to_packed);
+
 /* Bytes of one record of all record variables together (the netCDF
  * record size without alignment padding), and where each variable starts
  * in the data section of the raw layout used by bio_mpiio.c: fixed
@@ -176,6 +189,56 @@ int64_t bio_raw_layout(const struct bio_schema *s, int64_t *off,
  * bio_env_info_free. */
 MPI_Info bio_env_info(void);
 void bio_env_info_free(MPI_Info *info);
+
+/* -------------------- what every pattern program shares (bio_common.c) */
+
+/* A comma list of method names ("pervar,indep") into list, in the order
+ * given (at most BIO_NMETHODS). 1 and *n set; 0 when a name is unknown or
+ * repeated, or there is none. */
+int bio_parse_methods(const char *arg, enum bio_method *list, int *n);
+
+/* The same list read as a set, for the programs that run their methods
+ * in enum order whatever the order asked for: repeats allowed, list in
+ * enum order. */
+int bio_parse_method_set(const char *arg, enum bio_method *list, int *n);
+
+/* The usage lines of -m (as bio_parse_methods reads it, or with as_set
+ * as bio_parse_method_set does) and of bench_parse_options' options, -c's
+ * naming prog's csv lines; cases, when not NULL, follows in parentheses.
+ * Every pattern program takes these, so they read the same in each. */
+void bio_usage_common(FILE *to, const char *prog, int as_set,
+                      const char *cases);
+
+/* The methods to run: list[0..*n), each of which the backend must
+ * support, or every method it supports (in enum order) when *n is 0.
+ * 1, or 0 after a message on rank 0 (prog names the program). */
+int bio_choose_methods(const char *prog, enum bio_method *list, int *n,
+                       int rank);
+
+/* The worst code over the ranks of comm (codes are <= 0, so the minimum):
+ * every rank returns the same, so that all take the same path on. */
+int bio_agree(MPI_Comm comm, int code);
+
+/* "<dir>/<prog>.<backend>.<rank 0's pid>" into out: the stem every file
+ * of a run starts with, the same on all ranks and unique to the run.
+ * Collective over MPI_COMM_WORLD; 1, or 0 after a message on rank 0 when
+ * it does not fit outsz. */
+int bio_file_base(const char *prog, const char *dir, char *out,
+                  size_t outsz);
+
+/* 1 when all ranks' paths of one stem are one file (every backend but
+ * file per process); bio_path is the only thing that knows. */
+int bio_shared_file(void);
+
+/* Removes the file(s) of stem: a shared file by rank 0 alone (the others
+ * do nothing), else the file bio_path names for `rank`. A file that is
+ * not there is no error; any other failure is reported on stderr. */
+void bio_remove(const char *stem, int rank);
+
+/* A failed job's message on stderr: each rank's library text for BIO_EIO,
+ * then rank 0's "<prog>: FAILED: <what>: ..." line. */
+void bio_report_failure(const char *prog, int rank, int err,
+                        const char *what);
 
 /* ------------------------------ timing and reports (bio_common.c) */
 
@@ -235,11 +298,67 @@ struct bio_job {
 int bio_run_job(const struct bio_job *j, enum bio_method m,
                 double t[BIO_NPHASES]);
 
-/* bio_report lines for every phase of reps repetitions (t[rep][phase]),
- * plus "total_w" (open_w + write + close_w) and "total_r"; bytes is the
- * payload of all ranks written (and read) per repetition. */
-void bio_report_job(const char *bench, const char *casename,
-                    const char *method, int nprocs, int64_t bytes,
-                    double (*t)[BIO_NPHASES], int reps);
+/* One side of bio_run_job, for a program that times only one: create,
+ * write every step, close (t[0..2] = open_w, write, close_w), or with
+ * reading open, read every step, close (open_r, read, close_r). The same
+ * promises. */
+int bio_run_side(const struct bio_job *j, enum bio_method m, int reading,
+                 double t[3]);
+
+/* The columns of a repetition's times: the phases, then each side's sum
+ * ("total_w" = open_w + write + close_w, "total_r" likewise). */
+enum { BIO_TOTAL_W = BIO_NPHASES, BIO_TOTAL_R, BIO_NCOLUMNS };
+
+/* The median of column c over reps repetitions t[rep][phase], with
+ * scratch room for reps doubles (the caller allocates it once for all its
+ * medians). */
+double bio_median(double (*t)[BIO_NPHASES], int reps, int c,
+                  double *scratch);
+
+/* bio_report lines for every column of reps repetitions (t[rep][phase]),
+ * every repetition counted; bytes is the payload of all ranks written
+ * (and read) per repetition. reads_only (a run that timed only the
+ * reading): open_r, read, close_r and total_r alone. BIO_OK, or
+ * BIO_ENOMEM after a message on stderr and before any line. */
+int bio_report_job(const char *bench, const char *casename,
+                   const char *method, int nprocs, int64_t bytes,
+                   double (*t)[BIO_NPHASES], int reps, int reads_only);
+
+/* ----------------------------- the repetitions (bio_common.c) */
+
+struct bench_opts; /* bench_common.h */
+
+/* A pattern program whose methods each time one write + read per
+ * repetition, for bio_bench_run. Everything is collective over
+ * MPI_COMM_WORLD. */
+struct bio_bench {
+    const char *prog;           /* the csv's bench field */
+    const char *casename;
+    int rank, nprocs;
+    int64_t bytes;              /* payload of all ranks per rep and side */
+    const enum bio_method *methods;
+    int nmethods;
+    const struct bench_opts *opts;  /* reps, warmup, quiet, csv */
+    /* Columns and MiB/s of the human rows read side first: for a program
+     * that reads its input before writing its output. */
+    int read_first;
+    /* What the "verify  OK:" line claims; NULL: "every value read back
+     * as written". */
+    const char *verified;
+    /* One method, one repetition (rep <= 0: a warm-up; the timed ones are
+     * 1..reps): the phase times into t; 0, or the exit status after a
+     * message (every rank the same). */
+    int (*run)(void *ctx, enum bio_method m, int rep,
+               double t[BIO_NPHASES]);
+    void *ctx;
+};
+
+/* The warm-ups, then the timed repetitions, the methods taking turns
+ * within each and the first one rotating from one to the next. Unless
+ * quiet, rank 0 prints the column heads, a row per method and timed
+ * repetition, then the median rows and the verify line; with csv, the
+ * bio_report_job lines. 0, the run callback's first nonzero status (the
+ * run stops there), or 1 after a message when memory runs out. */
+int bio_bench_run(const struct bio_bench *b);
 
 #endif

@@ -1,15 +1,19 @@
 /*
  * bio_common.c -- the backend-independent parts of bio.h: request checks,
- * memory datatypes, the raw layout, timing and the result line.
+ * memory datatypes and packing, the raw layout, what the pattern programs
+ * share (methods, file names, the timed repetitions), timing and the
+ * result lines.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "bio.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench_common.h"
 
@@ -165,6 +169,43 @@ int bio_req_memtype(const struct bio_schema *s, const struct bio_req *r,
     return BIO_OK;
 }
 
+int bio_req_dense(const struct bio_req *r)
+{
+    for (int d = 0; d < r->mndims; d++)
+        if (r->mstart[d] != 0 || r->mcount[d] != r->mshape[d])
+            return 0;
+    return 1;
+}
+
+void bio_req_pack(const struct bio_req *r, size_t esize, char *packed,
+                  int64_t elems, int to_packed)
+{
+    int nd = r->mndims;
+    int64_t idx[BIO_MAX_DIMS + 1] = {0};
+    int64_t rowlen = r->mcount[nd - 1], rows = elems / rowlen;
+    size_t runbytes = (size_t)rowlen * esize;
+    char *mem = r->buf;
+
+    for (int64_t row = 0; row < rows; row++) {
+        int64_t off = 0;
+
+        for (int d = 0; d < nd; d++)
+            off = off * r->mshape[d] + r->mstart[d] +
+                  (d < nd - 1 ? idx[d] : 0);
+        if (to_packed)
+            memcpy(packed + row * runbytes, mem + off * (int64_t)esize,
+                   runbytes);
+        else
+            memcpy(mem + off * (int64_t)esize, packed + row * runbytes,
+                   runbytes);
+        for (int d = nd - 2; d >= 0; d--) {
+            if (++idx[d] < r->mcount[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
 static int64_t var_slab_bytes(const struct bio_var *v)
 {
     int64_t n = (int64_t)bio_type_size(v->type);
@@ -221,21 +262,14 @@ void bio_report(const char *bench, const char *casename,
            n > 0 ? t[n - 1] : 0.0, bench_mibs(bytes, med));
 }
 
-static const char *const phase_names[BIO_NPHASES] = {
-    "open_w", "write", "close_w", "open_r", "read", "close_r"};
+/* The phases' names, then the side totals'. */
+static const char *const column_names[BIO_NCOLUMNS] = {
+    "open_w", "write", "close_w", "open_r", "read", "close_r",
+    "total_w", "total_r"};
 
 const char *bio_phase_name(enum bio_phase p)
 {
-    return p >= 0 && p < BIO_NPHASES ? phase_names[p] : "?";
-}
-
-/* The worst code over the ranks: codes are <= 0, so the minimum. */
-static int agree(MPI_Comm comm, int code)
-{
-    int worst = code;
-
-    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MIN, comm);
-    return worst;
+    return p >= 0 && p < BIO_NPHASES ? column_names[p] : "?";
 }
 
 static int run_steps(const struct bio_job *j, struct bio_file *f,
@@ -248,15 +282,13 @@ static int run_steps(const struct bio_job *j, struct bio_file *f,
 
         err = reading ? bio_read(f, st->rreqs, st->nrreqs, m)
                       : bio_write(f, st->wreqs, st->nwreqs, m);
-        err = agree(j->comm, err);
+        err = bio_agree(j->comm, err);
     }
     return err;
 }
 
-/* One side (write or read) of a job: open, steps, close, timed into
- * t[0..2]. */
-static int run_side(const struct bio_job *j, enum bio_method m, int reading,
-                    double *t)
+int bio_run_side(const struct bio_job *j, enum bio_method m, int reading,
+                 double t[3])
 {
     struct bio_file *f = NULL;
     double t0 = bio_phase_start(j->comm);
@@ -266,7 +298,7 @@ static int run_side(const struct bio_job *j, enum bio_method m, int reading,
                   : bio_create(j->comm, j->stem, j->schema, j->format,
                                j->info, &f);
     t[0] = bio_phase_end(j->comm, t0);
-    err = agree(j->comm, err);
+    err = bio_agree(j->comm, err);
     if (err != BIO_OK) {
         if (f != NULL)
             bio_close(f);
@@ -276,7 +308,7 @@ static int run_side(const struct bio_job *j, enum bio_method m, int reading,
     err = run_steps(j, f, m, reading);
     t[1] = bio_phase_end(j->comm, t0);
     t0 = bio_phase_start(j->comm);
-    cerr = agree(j->comm, bio_close(f));
+    cerr = bio_agree(j->comm, bio_close(f));
     t[2] = bio_phase_end(j->comm, t0);
     return err != BIO_OK ? err : cerr;
 }
@@ -288,35 +320,10 @@ int bio_run_job(const struct bio_job *j, enum bio_method m,
 
     for (int p = 0; p < BIO_NPHASES; p++)
         t[p] = 0.0;
-    err = run_side(j, m, 0, &t[BIO_OPEN_W]);
+    err = bio_run_side(j, m, 0, &t[BIO_OPEN_W]);
     if (err == BIO_OK)
-        err = run_side(j, m, 1, &t[BIO_OPEN_R]);
+        err = bio_run_side(j, m, 1, &t[BIO_OPEN_R]);
     return err;
-}
-
-void bio_report_job(const char *bench, const char *casename,
-                    const char *method, int nprocs, int64_t bytes,
-                    double (*t)[BIO_NPHASES], int reps)
-{
-    double v[BENCH_MAX_REPS > 1000 ? 1000 : BENCH_MAX_REPS];
-    int n = reps < 1000 ? reps : 1000;
-
-    for (int p = 0; p <= BIO_NPHASES + 1; p++) {
-        const char *name = p < BIO_NPHASES ? phase_names[p]
-                           : p == BIO_NPHASES ? "total_w" : "total_r";
-        int64_t moved = p == BIO_WRITE || p == BIO_READ || p >= BIO_NPHASES
-                            ? bytes : 0;
-
-        for (int r = 0; r < n; r++) {
-            if (p < BIO_NPHASES)
-                v[r] = t[r][p];
-            else if (p == BIO_NPHASES)
-                v[r] = t[r][BIO_OPEN_W] + t[r][BIO_WRITE] + t[r][BIO_CLOSE_W];
-            else
-                v[r] = t[r][BIO_OPEN_R] + t[r][BIO_READ] + t[r][BIO_CLOSE_R];
-        }
-        bio_report(bench, casename, method, nprocs, name, moved, v, n);
-    }
 }
 
 /* One "key=value" of the hint list into info; 0 when it has no '='. */
@@ -353,4 +360,348 @@ void bio_env_info_free(MPI_Info *info)
 {
     if (*info != MPI_INFO_NULL)
         MPI_Info_free(info);
+}
+
+/* ---------------------------------- what the pattern programs share */
+
+/* The names of arg in order into list (BIO_NMETHODS entries at most); a
+ * repeat fails, or is dropped when repeats_ok. 1 when every name is a
+ * method and there is one. */
+static int split_methods(const char *arg, enum bio_method *list, int *n,
+                         int repeats_ok)
+{
+    char buf[64], *save = NULL;
+
+    *n = 0;
+    if (strlen(arg) >= sizeof buf)
+        return 0;
+    strcpy(buf, arg);
+    for (char *p = strtok_r(buf, ",", &save); p != NULL;
+         p = strtok_r(NULL, ",", &save)) {
+        enum bio_method m;
+        int seen = 0;
+
+        if (!bio_method_parse(p, &m))
+            return 0;
+        for (int i = 0; i < *n; i++)
+            seen |= list[i] == m;
+        if (seen && !repeats_ok)
+            return 0;
+        if (!seen)
+            list[(*n)++] = m;
+    }
+    return *n > 0;
+}
+
+int bio_parse_methods(const char *arg, enum bio_method *list, int *n)
+{
+    return split_methods(arg, list, n, 0);
+}
+
+int bio_parse_method_set(const char *arg, enum bio_method *list, int *n)
+{
+    enum bio_method given[BIO_NMETHODS];
+    int ngiven = 0;
+
+    *n = 0;
+    if (!split_methods(arg, given, &ngiven, 1))
+        return 0;
+    for (int m = 0; m < BIO_NMETHODS; m++)
+        for (int i = 0; i < ngiven; i++)
+            if (given[i] == (enum bio_method)m)
+                list[(*n)++] = (enum bio_method)m;
+    return 1;
+}
+
+void bio_usage_common(FILE *to, const char *prog, int as_set,
+                      const char *cases)
+{
+    fputs(as_set ? "  -m methods  comma-separated subset of "
+                   "pervar,combined,indep\n"
+                   "              (default: all the backend supports)\n"
+                 : "  -m methods  comma list of pervar,combined,indep "
+                   "(default: all the\n"
+                   "              backend supports)\n", to);
+    fprintf(to,
+        "  -d dir      directory of the files (default /tmp)\n"
+        "  -r reps     timed repetitions (default 3)\n"
+        "  -w warmup   untimed repetitions before them (default 0)\n"
+        "  -f 1|2|5    CDF-1, CDF-2 (default) or CDF-5 (netCDF backends)\n"
+        "  -k          keep the files of the last repetition\n"
+        "  -q          no human-readable report\n"
+        "  -c          csv lines: csv,%s,lib,case,method,nprocs,phase,\n"
+        "              bytes,median_s,min_s,max_s,MiB/s%s%s%s\n", prog,
+        cases != NULL ? " (" : "", cases != NULL ? cases : "",
+        cases != NULL ? ")" : "");
+}
+
+int bio_choose_methods(const char *prog, enum bio_method *list, int *n,
+                       int rank)
+{
+    if (*n == 0)
+        for (int m = 0; m < BIO_NMETHODS; m++)
+            if (bio_supports((enum bio_method)m))
+                list[(*n)++] = (enum bio_method)m;
+    for (int i = 0; i < *n; i++)
+        if (!bio_supports(list[i])) {
+            if (rank == 0)
+                fprintf(stderr, "%s: the %s backend has no method %s\n",
+                        prog, bio_backend_name(), bio_method_name(list[i]));
+            return 0;
+        }
+    if (*n == 0 && rank == 0)
+        fprintf(stderr, "%s: the %s backend supports no method\n", prog,
+                bio_backend_name());
+    return *n > 0;
+}
+
+int bio_agree(MPI_Comm comm, int code)
+{
+    int worst = code;
+
+    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MIN, comm);
+    return worst;
+}
+
+int bio_file_base(const char *prog, const char *dir, char *out,
+                  size_t outsz)
+{
+    long pid = (long)getpid();
+    int rank = 0, len;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    len = snprintf(out, outsz, "%s/%s.%s.%ld", dir, prog, bio_backend_name(),
+                   pid);
+    if (len > 0 && (size_t)len < outsz)
+        return 1;
+    if (rank == 0)
+        fprintf(stderr, "%s: directory name too long\n", prog);
+    return 0;
+}
+
+int bio_shared_file(void)
+{
+    char p0[64], p1[64];
+
+    bio_path("x", 0, p0, sizeof p0);
+    bio_path("x", 1, p1, sizeof p1);
+    return strcmp(p0, p1) == 0;
+}
+
+void bio_remove(const char *stem, int rank)
+{
+    char path[8192];
+
+    if (bio_shared_file() && rank != 0)
+        return;
+    bio_path(stem, rank, path, sizeof path);
+    if (unlink(path) != 0 && errno != ENOENT)
+        perror(path);
+}
+
+void bio_report_failure(const char *prog, int rank, int err,
+                        const char *what)
+{
+    const char *mine = bio_last_error();
+
+    if (err == BIO_EIO && mine != NULL && mine[0] != '\0')
+        fprintf(stderr, "%s: rank %d: %s: %s\n", prog, rank, what, mine);
+    if (rank == 0)
+        fprintf(stderr, "%s: FAILED: %s: %s\n", prog, what,
+                err == BIO_EIO ? "I/O error" : bio_strerror(err));
+}
+
+/* ------------------------------------------------ columns and reports */
+
+/* Column c of reps repetitions t[rep][phase] into v[0..reps). */
+static void column(double (*t)[BIO_NPHASES], int reps, int c, double *v)
+{
+    for (int r = 0; r < reps; r++) {
+        if (c == BIO_TOTAL_W)
+            v[r] = t[r][BIO_OPEN_W] + t[r][BIO_WRITE] + t[r][BIO_CLOSE_W];
+        else if (c == BIO_TOTAL_R)
+            v[r] = t[r][BIO_OPEN_R] + t[r][BIO_READ] + t[r][BIO_CLOSE_R];
+        else
+            v[r] = t[r][c];
+    }
+}
+
+double bio_median(double (*t)[BIO_NPHASES], int reps, int c,
+                  double *scratch)
+{
+    column(t, reps, c, scratch);
+    return bench_median(scratch, reps);
+}
+
+/* Room for a column of reps values (at least one, so that NULL always
+ * means failure); a message on stderr when there is none. */
+static double *column_alloc(const char *prog, int reps, const char *what)
+{
+    double *v = malloc((size_t)(reps > 0 ? reps : 1) * sizeof *v);
+
+    if (v == NULL)
+        fprintf(stderr, "%s: out of memory for the %s\n", prog, what);
+    return v;
+}
+
+int bio_report_job(const char *bench, const char *casename,
+                   const char *method, int nprocs, int64_t bytes,
+                   double (*t)[BIO_NPHASES], int reps, int reads_only)
+{
+    double *v = column_alloc(bench, reps, "csv lines");
+
+    if (v == NULL)
+        return BIO_ENOMEM;
+    for (int c = reads_only ? BIO_OPEN_R : 0; c < BIO_NCOLUMNS; c++) {
+        int moved = c == BIO_WRITE || c == BIO_READ || c >= BIO_NPHASES;
+
+        if (reads_only && c == BIO_TOTAL_W)
+            continue;
+        column(t, reps, c, v);
+        bio_report(bench, casename, method, nprocs, column_names[c],
+                   moved ? bytes : 0, v, reps);
+    }
+    free(v);
+    return BIO_OK;
+}
+
+/* --------------------------------------------------- the repetitions */
+
+/* The phases in the order of the human rows' columns. */
+static const enum bio_phase *row_order(const struct bio_bench *b)
+{
+    static const enum bio_phase writes_first[BIO_NPHASES] = {
+        BIO_OPEN_W, BIO_WRITE, BIO_CLOSE_W, BIO_OPEN_R, BIO_READ,
+        BIO_CLOSE_R};
+    static const enum bio_phase reads_first[BIO_NPHASES] = {
+        BIO_OPEN_R, BIO_READ, BIO_CLOSE_R, BIO_OPEN_W, BIO_WRITE,
+        BIO_CLOSE_W};
+
+    return b->read_first ? reads_first : writes_first;
+}
+
+static void print_heads(const struct bio_bench *b)
+{
+    const enum bio_phase *order = row_order(b);
+
+    printf("  %4s %-8s", "rep", "method");
+    for (int p = 0; p < BIO_NPHASES; p++)
+        printf(" %9s", column_names[order[p]]);
+    printf(" %10s %10s\n", b->read_first ? "MiB/s_r" : "MiB/s_w",
+           b->read_first ? "MiB/s_w" : "MiB/s_r");
+}
+
+/* One human row: the phases in column order, then each side's MiB/s over
+ * the sum of its phases. */
+static void print_row(const struct bio_bench *b, const char *label,
+                      enum bio_method m, const double *t)
+{
+    const enum bio_phase *order = row_order(b);
+    double tw = t[BIO_OPEN_W] + t[BIO_WRITE] + t[BIO_CLOSE_W];
+    double tr = t[BIO_OPEN_R] + t[BIO_READ] + t[BIO_CLOSE_R];
+
+    printf("  %4s %-8s", label, bio_method_name(m));
+    for (int p = 0; p < BIO_NPHASES; p++)
+        printf(" %9.6f", t[order[p]]);
+    printf(" %10.1f %10.1f\n", bench_mibs(b->bytes, b->read_first ? tr : tw),
+           bench_mibs(b->bytes, b->read_first ? tw : tr));
+    fflush(stdout);
+}
+
+/* Every repetition, the methods taking turns; times[method][rep] gets the
+ * timed ones. 0 or the exit status. */
+static int run_reps(const struct bio_bench *b, double (*times)[BIO_NPHASES])
+{
+    int reps = b->opts->reps, total = b->opts->warmup + reps;
+
+    for (int i = 0; i < total; i++) {
+        int rep = i - b->opts->warmup + 1;
+
+        for (int k = 0; k < b->nmethods; k++) {
+            int mi = (i + k) % b->nmethods;
+            double t[BIO_NPHASES];
+            char label[16];
+            int status = b->run(b->ctx, b->methods[mi], rep, t);
+
+            if (status != 0)
+                return status;
+            if (rep < 1)
+                continue;
+            memcpy(times[(size_t)mi * (size_t)reps + (size_t)(rep - 1)], t,
+                   sizeof t);
+            snprintf(label, sizeof label, "%d", rep);
+            if (b->rank == 0 && !b->opts->quiet)
+                print_row(b, label, b->methods[mi], t);
+        }
+    }
+    return 0;
+}
+
+/* The median rows and the verify line (rank 0); 0, or 1 after a
+ * message. */
+static int print_medians(const struct bio_bench *b,
+                         double (*times)[BIO_NPHASES])
+{
+    int reps = b->opts->reps, all = reps + b->opts->warmup;
+    double *col = column_alloc(b->prog, reps, "medians");
+
+    if (col == NULL)
+        return 1;
+    for (int i = 0; i < b->nmethods; i++) {
+        double med[BIO_NPHASES];
+
+        for (int p = 0; p < BIO_NPHASES; p++)
+            med[p] = bio_median(&times[(size_t)i * (size_t)reps], reps, p,
+                                col);
+        print_row(b, "med", b->methods[i], med);
+    }
+    free(col);
+    printf("  verify  OK: %s, by every method in each of %d rep%s\n",
+           b->verified != NULL ? b->verified
+                               : "every value read back as written",
+           all, all == 1 ? "" : "s");
+    return 0;
+}
+
+/* The human summary and the csv lines (rank 0); 0, or 1 after a
+ * message. */
+static int report(const struct bio_bench *b, double (*times)[BIO_NPHASES])
+{
+    int reps = b->opts->reps;
+
+    if (!b->opts->quiet && print_medians(b, times) != 0)
+        return 1;
+    for (int i = 0; i < b->nmethods && b->opts->csv; i++)
+        if (bio_report_job(b->prog, b->casename,
+                           bio_method_name(b->methods[i]), b->nprocs,
+                           b->bytes, &times[(size_t)i * (size_t)reps], reps,
+                           0) != BIO_OK)
+            return 1;
+    return 0;
+}
+
+int bio_bench_run(const struct bio_bench *b)
+{
+    double (*times)[BIO_NPHASES];
+    int status, fail;
+
+    times = calloc((size_t)b->nmethods * (size_t)b->opts->reps,
+                   sizeof *times);
+    fail = times == NULL;
+    MPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (fail) {
+        if (b->rank == 0)
+            fprintf(stderr, "%s: out of memory for the timings\n", b->prog);
+        free(times);
+        return 1;
+    }
+    if (b->rank == 0 && !b->opts->quiet)
+        print_heads(b);
+    status = run_reps(b, times);
+    if (status == 0 && b->rank == 0)
+        status = report(b, times);
+    fflush(stdout);
+    free(times);
+    return status;
 }

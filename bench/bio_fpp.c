@@ -202,45 +202,6 @@ static int check_req(const struct bio_schema *s, const struct bio_req *r)
     return bio_req_check(s, r);
 }
 
-static int mem_is_contig(const struct bio_req *r)
-{
-    for (int d = 0; d < r->mndims; d++)
-        if (r->mstart[d] != 0 || r->mcount[d] != r->mshape[d])
-            return 0;
-    return 1;
-}
-
-/* Copies the memory box of r between the user's array and the packed
- * buffer, one innermost row at a time: gather (to_packed) or scatter. */
-static void copy_box(const struct bio_req *r, size_t esize, char *packed,
-                     int64_t elems, int to_packed)
-{
-    int nd = r->mndims;
-    int64_t idx[BIO_MAX_DIMS + 1] = {0};
-    int64_t rowlen = r->mcount[nd - 1], rows = elems / rowlen;
-    size_t runbytes = (size_t)rowlen * esize;
-    char *mem = r->buf;
-
-    for (int64_t row = 0; row < rows; row++) {
-        int64_t off = 0;
-
-        for (int d = 0; d < nd; d++)
-            off = off * r->mshape[d] + r->mstart[d] +
-                  (d < nd - 1 ? idx[d] : 0);
-        if (to_packed)
-            memcpy(packed + row * runbytes, mem + off * (int64_t)esize,
-                   runbytes);
-        else
-            memcpy(mem + off * (int64_t)esize, packed + row * runbytes,
-                   runbytes);
-        for (int d = nd - 2; d >= 0; d--) {
-            if (++idx[d] < r->mcount[d])
-                break;
-            idx[d] = 0;
-        }
-    }
-}
-
 /* One request's bytes: where they are (the user's buffer, or a staging
  * buffer for a strided memory side) and how many. */
 struct span {
@@ -265,7 +226,7 @@ static int span_init(const struct bio_file *f, const struct bio_req *r,
     sp->esize = bio_type_size(v->type);
     sp->elems = bio_req_elems(v, r);
     sp->bytes = (size_t)sp->elems * sp->esize;
-    if (sp->bytes == 0 || mem_is_contig(r)) {
+    if (sp->bytes == 0 || bio_req_dense(r)) {
         sp->data = r->buf;
         return BIO_OK;
     }
@@ -274,7 +235,7 @@ static int span_init(const struct bio_file *f, const struct bio_req *r,
         return BIO_ENOMEM;
     sp->staged = 1;
     if (writing)
-        copy_box(r, sp->esize, sp->data, sp->elems, 1);
+        bio_req_pack(r, sp->esize, sp->data, sp->elems, 1);
     return BIO_OK;
 }
 
@@ -283,7 +244,7 @@ static void span_finish(struct span *sp, int reading)
 {
     if (sp->staged) {
         if (reading)
-            copy_box(sp->req, sp->esize, sp->data, sp->elems, 0);
+            bio_req_pack(sp->req, sp->esize, sp->data, sp->elems, 0);
         free(sp->data);
     }
     memset(sp, 0, sizeof *sp);

@@ -298,14 +298,6 @@ static int check_req(const struct bio_file *f, const struct bio_req *r)
     return bio_req_check(f->schema, r);
 }
 
-static int mem_is_dense(const struct bio_req *r)
-{
-    for (int d = 0; d < r->mndims; d++)
-        if (r->mstart[d] != 0 || r->mcount[d] != r->mshape[d])
-            return 0;
-    return 1;
-}
-
 /* The filetype of a non-empty request's file box, relative to *disp: the
  * subarray of the variable (of one record's slab for a record variable,
  * repeated count[0] times at the record size). */
@@ -389,7 +381,7 @@ static int prepare_one(const struct bio_file *f, const struct bio_req *r,
         return BIO_OK;
     if ((err = file_view(f, r, &p->disp, &p->ftype)) != BIO_OK)
         return err;
-    if (mem_is_dense(r)) {
+    if (bio_req_dense(r)) {
         p->mcount = (int)p->elems;
         return BIO_OK;
     }
@@ -583,37 +575,6 @@ static int64_t run_elems(const struct bio_var *v, const struct bio_req *r,
     return len;
 }
 
-/* Copies the memory box of r between the user's array and a packed
- * buffer, one innermost row at a time: gather (to_packed) or scatter. */
-static void copy_box(const struct bio_req *r, size_t esize, char *packed,
-                     int64_t elems, int to_packed)
-{
-    int nd = r->mndims;
-    int64_t idx[BIO_MAX_DIMS + 1] = {0};
-    int64_t rowlen = r->mcount[nd - 1], rows = elems / rowlen;
-    size_t runbytes = (size_t)rowlen * esize;
-    char *mem = r->buf;
-
-    for (int64_t row = 0; row < rows; row++) {
-        int64_t off = 0;
-
-        for (int d = 0; d < nd; d++)
-            off = off * r->mshape[d] + r->mstart[d] +
-                  (d < nd - 1 ? idx[d] : 0);
-        if (to_packed)
-            memcpy(packed + row * runbytes, mem + off * (int64_t)esize,
-                   runbytes);
-        else
-            memcpy(mem + off * (int64_t)esize, packed + row * runbytes,
-                   runbytes);
-        for (int d = nd - 2; d >= 0; d--) {
-            if (++idx[d] < r->mcount[d])
-                break;
-            idx[d] = 0;
-        }
-    }
-}
-
 /* Appends the runs of request ri (memory at mem, packed) to fl->runs. */
 static void add_runs(const struct bio_file *f, const struct bio_req *r,
                      int ri, char *mem, struct flat *fl)
@@ -678,11 +639,11 @@ static int flatten(const struct bio_file *f, const struct bio_req *reqs,
 
         if (elems == 0)
             continue;
-        if (!mem_is_dense(r)) {
+        if (!bio_req_dense(r)) {
             if ((fl->stage[i] = malloc((size_t)elems * es)) == NULL)
                 return BIO_ENOMEM;
             if (writing)
-                copy_box(r, es, fl->stage[i], elems, 1);
+                bio_req_pack(r, es, fl->stage[i], elems, 1);
             mem = fl->stage[i];
         }
         add_runs(f, r, i, mem, fl);
@@ -862,7 +823,7 @@ static void finish_read(const struct flat *fl, const struct bio_req *reqs,
         if (fl->stage[i] != NULL) {
             const struct bio_var *v = &s->vars[reqs[i].var];
 
-            copy_box(&reqs[i], bio_type_size(v->type), fl->stage[i],
+            bio_req_pack(&reqs[i], bio_type_size(v->type), fl->stage[i],
                      bio_req_elems(v, &reqs[i]), 0);
         }
 }

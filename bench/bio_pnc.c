@@ -362,12 +362,7 @@ static int check_req(const struct bio_schema *s, const struct bio_req *r)
 
 static int needs_memtype(const struct bio_var *v, const struct bio_req *r)
 {
-    if (bio_req_elems(v, r) == 0)
-        return 0;
-    for (int d = 0; d < r->mndims; d++)
-        if (r->mstart[d] != 0 || r->mcount[d] != r->mshape[d])
-            return 1;
-    return 0;
+    return bio_req_elems(v, r) != 0 && !bio_req_dense(r);
 }
 
 static void release(struct prepared *p, int n)

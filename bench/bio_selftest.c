@@ -45,7 +45,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench_common.h"
 #include "bio.h"
@@ -338,15 +337,6 @@ static int64_t verify_plan(const struct plan *p, int rank, const char *what)
 
 /* ------------------------------------------------------------ checks */
 
-/* The worst code over the ranks (codes are <= 0). */
-static int agree(MPI_Comm comm, int code)
-{
-    int worst = code;
-
-    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MIN, comm);
-    return worst;
-}
-
 /* Records one check: it holds when ok holds on every rank. */
 static int check(struct ctx *c, int ok, const char *fmt, ...)
 {
@@ -382,15 +372,10 @@ static void make_stem(const struct ctx *c, const char *tag, char *stem,
 
 static void remove_files(const struct ctx *c, const char *stem)
 {
-    char path[4096];
-
     if (c->o.keep)
         return;
     MPI_Barrier(c->comm);
-    if (c->shared_file && c->rank != 0)
-        return;
-    bio_path(stem, c->rank, path, sizeof path);
-    unlink(path);
+    bio_remove(stem, c->rank);
 }
 
 /* Runs every step of plan p on f, stopping at the first failure on any
@@ -404,7 +389,7 @@ static int run_steps(const struct ctx *c, struct bio_file *f,
         err = reading ? bio_read(f, p->req[k], p->nreq[k], m)
                       : bio_write(f, p->req[k], p->nreq[k], m);
         report_code(c, reading ? "bio_read" : "bio_write", err);
-        err = agree(c->comm, err);
+        err = bio_agree(c->comm, err);
     }
     return err;
 }
@@ -420,7 +405,7 @@ static int run_file(const struct ctx *c, const char *stem,
                   : bio_create(c->comm, stem, &schema, c->o.format,
                                MPI_INFO_NULL, &f);
     report_code(c, reading ? "bio_open" : "bio_create", err);
-    err = agree(c->comm, err);
+    err = bio_agree(c->comm, err);
     if (err != BIO_OK) {
         if (f != NULL)
             bio_close(f);
@@ -429,7 +414,7 @@ static int run_file(const struct ctx *c, const char *stem,
     err = run_steps(c, f, p, m, reading);
     cerr = bio_close(f);
     report_code(c, "bio_close", cerr);
-    cerr = agree(c->comm, cerr);
+    cerr = bio_agree(c->comm, cerr);
     return err != BIO_OK ? err : cerr;
 }
 
@@ -445,7 +430,7 @@ static int read_and_verify(const struct ctx *c, const char *stem,
 
     if (!built)
         fprintf(stderr, "bio_selftest: rank %d: out of memory\n", c->rank);
-    if (agree(c->comm, built ? BIO_OK : BIO_ENOMEM) != BIO_OK) {
+    if (bio_agree(c->comm, built ? BIO_OK : BIO_ENOMEM) != BIO_OK) {
         if (built)
             free_plan(&p);
         return 0;
@@ -572,12 +557,9 @@ static void test_errors(struct ctx *c)
 
 static void run_all(struct ctx *c)
 {
-    char p0[4096], p1[4096];
     int nsup = 0;
 
-    bio_path("x", 0, p0, sizeof p0);
-    bio_path("x", 1, p1, sizeof p1);
-    c->shared_file = strcmp(p0, p1) == 0;
+    c->shared_file = bio_shared_file();
     check(c, bio_backend_name() != NULL && bio_backend_name()[0] != '\0',
           "backend named, %s file%s, %d rank%s", c->shared_file ?
           "one shared" : "one per rank", c->shared_file ? "" : "s",

@@ -44,7 +44,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench_common.h"
 #include "bio.h"
@@ -76,7 +75,8 @@ struct params {
 struct options {
     const char *input;          /* -i */
     int has_steps, has_grid;
-    unsigned methods;           /* bit per enum bio_method; 0: all */
+    int nmethods;               /* 0 without -m: every supported one */
+    enum bio_method methods[BIO_NMETHODS];  /* in enum order */
     struct params p;
     struct bench_opts run;
 };
@@ -136,27 +136,6 @@ static void usage(FILE *to)
 
 /* ------------------------------------------------------------ options */
 
-static int parse_methods(const char *arg, unsigned *out)
-{
-    char buf[64];
-    char *save = NULL;
-    int ok = strlen(arg) < sizeof buf;
-
-    *out = 0;
-    if (!ok)
-        return 0;
-    strcpy(buf, arg);
-    for (char *w = strtok_r(buf, ",", &save); w != NULL && ok;
-         w = strtok_r(NULL, ",", &save)) {
-        enum bio_method m;
-
-        ok = bio_method_parse(w, &m);
-        if (ok)
-            *out |= 1u << m;
-    }
-    return ok && *out != 0;
-}
-
 /* "X,Y,Z" (or, from an input file, "X Y Z") into g. */
 static int parse_grid(const char *arg, const char *seps, int64_t g[3])
 {
@@ -194,7 +173,7 @@ static int apply_option(int c, const char *arg, void *own)
         o->has_grid = 1;
         break;
     case 'm':
-        ok = parse_methods(arg, &o->methods);
+        ok = bio_parse_method_set(arg, o->methods, &o->nmethods);
         break;
     default:
         ok = 0;
@@ -212,7 +191,7 @@ static int parse_options(int argc, char **argv, int rank, struct options *o)
     if (!bench_parse_options("btio", argc, argv, "i:s:g:m:", rank, usage,
                              apply_option, o, &o->run))
         return 0;
-    if (o->input != NULL && (o->has_steps || o->has_grid || o->methods)) {
+    if (o->input != NULL && (o->has_steps || o->has_grid || o->nmethods)) {
         if (rank == 0) {
             fprintf(stderr, "btio: -i takes steps, grid and method from "
                     "the input file; drop -s, -g and -m\n");
@@ -338,27 +317,14 @@ static int choose_methods(struct setup *s)
 {
     static const enum bio_method from_input[4] = {BIO_PERVAR, BIO_INDEP,
                                                   BIO_PERVAR, BIO_COMBINED};
-    unsigned want = s->o->methods;
 
-    if (s->p->input_method >= 0)
-        want = 1u << from_input[s->p->input_method];
-    s->nmeth = 0;
-    for (int m = 0; m < BIO_NMETHODS; m++) {
-        int has = bio_supports((enum bio_method)m);
-
-        if (want != 0 && (want & (1u << m)) && !has) {
-            if (s->rank == 0)
-                fprintf(stderr, "btio: backend %s has no method %s\n",
-                        bio_backend_name(), bio_method_name(m));
-            return 0;
-        }
-        if (has && (want == 0 || (want & (1u << m))))
-            s->meth[s->nmeth++] = (enum bio_method)m;
+    s->nmeth = s->o->nmethods;
+    memcpy(s->meth, s->o->methods, sizeof s->meth);
+    if (s->p->input_method >= 0) {
+        s->meth[0] = from_input[s->p->input_method];
+        s->nmeth = 1;
     }
-    if (s->nmeth == 0 && s->rank == 0)
-        fprintf(stderr, "btio: backend %s supports no method\n",
-                bio_backend_name());
-    return s->nmeth > 0;
+    return bio_choose_methods("btio", s->meth, &s->nmeth, s->rank);
 }
 
 /* q with q*q == P, or 0. */
@@ -542,73 +508,17 @@ static void release(struct setup *s)
 
 /* --------------------------------------------------------------- runs */
 
-static void remove_files(const struct setup *s, const char *stem)
-{
-    char path[FILE_LEN];
-    int per_rank = strcmp(bio_backend_name(), "fpp") == 0;
-
-    if (!per_rank && s->rank != 0)
-        return;
-    bio_path(stem, s->rank, path, sizeof path);
-    if (unlink(path) != 0)
-        perror(path);
-}
-
-static void report_io_error(const struct setup *s, int err,
-                            const char *what)
-{
-    const char *mine = bio_last_error();
-
-    if (err == BIO_EIO && mine != NULL && mine[0] != '\0')
-        fprintf(stderr, "btio: rank %d: %s: %s\n", s->rank, what, mine);
-    if (s->rank == 0)
-        fprintf(stderr, "btio: FAILED: %s: %s\n", what,
-                err == BIO_EIO ? "I/O error" : bio_strerror(err));
-}
-
-/* The worst bio code over the ranks (codes are <= 0). */
-static int agree(MPI_Comm comm, int code)
-{
-    MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MIN, comm);
-    return code;
-}
-
-/* Open, every dump's read, close: mode r's timed part, in t's read
- * phases. Every rank returns the same code. */
-static int read_job(const struct setup *s, const char *stem,
-                    enum bio_method m, double t[BIO_NPHASES])
-{
-    struct bio_file *f = NULL;
-    double t0;
-    int err, cerr;
-
-    for (int p = 0; p < BIO_NPHASES; p++)
-        t[p] = 0.0;
-    t0 = bio_phase_start(s->comm);
-    err = bio_open(s->comm, stem, &s->schema, s->info, &f);
-    t[BIO_OPEN_R] = bio_phase_end(s->comm, t0);
-    err = agree(s->comm, err);
-    if (err != BIO_OK) {
-        if (f != NULL)
-            bio_close(f);
-        return err;
-    }
-    t0 = bio_phase_start(s->comm);
-    for (int64_t k = 0; k < s->p->steps && err == BIO_OK; k++)
-        err = agree(s->comm, bio_read(f, s->step[k].rreqs,
-                                      s->step[k].nrreqs, m));
-    t[BIO_READ] = bio_phase_end(s->comm, t0);
-    t0 = bio_phase_start(s->comm);
-    cerr = agree(s->comm, bio_close(f));
-    t[BIO_CLOSE_R] = bio_phase_end(s->comm, t0);
-    return err != BIO_OK ? err : cerr;
-}
-
 struct run {
     const struct setup *s;
     const char *base;               /* <dir>/btio.<lib>.<pid> */
     double (*times)[BIO_NPHASES];   /* [method][rep] */
 };
+
+/* The reps rows of method index k. */
+static double (*times_of(const struct run *r, int k))[BIO_NPHASES]
+{
+    return &r->times[(size_t)k * (size_t)r->s->o->run.reps];
+}
 
 static void file_stem(const struct run *r, enum bio_method m, char *out,
                       size_t outsz)
@@ -623,24 +533,21 @@ static int one_job(const struct run *r, enum bio_method m, int write_too,
 {
     const struct setup *s = r->s;
     char stem[STEM_LEN];
+    struct bio_job job = {.comm = s->comm, .stem = stem,
+                          .schema = &s->schema, .format = s->o->run.format,
+                          .info = s->info, .nsteps = (int)s->p->steps,
+                          .steps = s->step};
     int64_t bad;
     int err;
 
     file_stem(r, m, stem, sizeof stem);
     for (size_t i = 0; i < (size_t)s->p->steps * s->step_elems; i++)
         s->rbuf[i] = READ_FILL;
-    if (write_too) {
-        struct bio_job job = {.comm = s->comm, .stem = stem,
-                              .schema = &s->schema,
-                              .format = s->o->run.format, .info = s->info,
-                              .nsteps = (int)s->p->steps, .steps = s->step};
-
-        err = bio_run_job(&job, m, t);
-    } else {
-        err = read_job(s, stem, m, t);
-    }
+    memset(t, 0, BIO_NPHASES * sizeof *t);
+    err = write_too ? bio_run_job(&job, m, t)
+                    : bio_run_side(&job, m, 1, &t[BIO_OPEN_R]);
     if (err != BIO_OK) {
-        report_io_error(s, err, what);
+        bio_report_failure("btio", s->rank, err, what);
         return 1;
     }
     bad = walk(s, s->rbuf, 1, what);
@@ -688,39 +595,20 @@ static int run_all(const struct run *r)
                      bio_method_name(m));
             status = one_job(r, m, !reading, what, t);
             if (status == 0 && rep >= 1)
-                memcpy(r->times[(size_t)idx * (size_t)reps +
-                                (size_t)(rep - 1)], t, sizeof t);
+                memcpy(times_of(r, idx)[rep - 1], t, sizeof t);
             file_stem(r, m, stem, sizeof stem);
             if (!reading && !(s->o->run.keep && (rep == reps || status)))
-                remove_files(s, stem);
+                bio_remove(stem, s->rank);
         }
     for (int k = 0; k < s->nmeth && reading; k++) {
         file_stem(r, s->meth[k], stem, sizeof stem);
         if (!s->o->run.keep)
-            remove_files(s, stem);
+            bio_remove(stem, s->rank);
     }
     return status;
 }
 
 /* ------------------------------------------------------------ reports */
-
-/* Median over the repetitions of method index k's phases p0..p0+2. */
-static double median_total(const struct run *r, int k, int p0)
-{
-    int reps = r->s->o->run.reps;
-    double *v = malloc((size_t)reps * sizeof *v), med;
-
-    if (v == NULL)
-        return 0.0;
-    for (int i = 0; i < reps; i++) {
-        const double *t = r->times[(size_t)k * (size_t)reps + (size_t)i];
-
-        v[i] = t[p0] + t[p0 + 1] + t[p0 + 2];
-    }
-    med = bench_median(v, reps);
-    free(v);
-    return med;
-}
 
 static const char *method_text(enum bio_method m)
 {
@@ -743,13 +631,14 @@ static const char *input_method_text(int code)
     return code >= 0 && code < 4 ? names[code] : "";
 }
 
-static void report_method(const struct run *r, int k)
+/* Method index k's report in the seed's words; v has room for reps. */
+static void report_method(const struct run *r, int k, double *v)
 {
     const struct setup *s = r->s;
     enum bio_method m = s->meth[k];
-    int reading = s->p->mode == 'r';
-    double tw = median_total(r, k, BIO_OPEN_W);
-    double tr = median_total(r, k, BIO_OPEN_R);
+    int reading = s->p->mode == 'r', reps = s->o->run.reps;
+    double tw = bio_median(times_of(r, k), reps, BIO_TOTAL_W, v);
+    double tr = bio_median(times_of(r, k), reps, BIO_TOTAL_R, v);
     double t = reading ? tr : tw;
     char stem[STEM_LEN], path[FILE_LEN];
 
@@ -775,16 +664,23 @@ static void report_method(const struct run *r, int k)
         printf("Using %s method: %s, %s backend\n", bio_method_name(m),
                method_text(m), bio_backend_name());
     printf("output file path         : %s%s\n", path,
-           strcmp(bio_backend_name(), "fpp") == 0 ? " (one per rank)" : "");
+           bio_shared_file() ? "" : " (one per rank)");
     if (!reading)
         printf("Read back and verified   : %12.4f sec %12.2f MiB/s\n", tr,
                bench_mibs(s->bytes, tr));
 }
 
-static void report_all(const struct run *r)
+/* 0, or 1 after a message. */
+static int report_all(const struct run *r)
 {
     const struct setup *s = r->s;
     int reps = s->o->run.reps;
+    double *v = malloc((size_t)reps * sizeof *v);
+
+    if (v == NULL) {
+        fprintf(stderr, "btio: out of memory for the medians\n");
+        return 1;
+    }
 
     printf("btio: backend %s, %d = %d x %d ranks, %d cell%s each, %s; "
            "median of %d rep%s after %d warm-up\n", bio_backend_name(),
@@ -796,55 +692,28 @@ static void report_all(const struct run *r)
                "is timed)\n");
     for (int k = 0; k < s->nmeth; k++) {
         printf("\n");
-        report_method(r, k);
-    }
-    printf("\nverify OK: every value read back as written, by every method "
-           "in every repetition\n");
-}
-
-static void report_csv(const struct run *r)
-{
-    const struct setup *s = r->s;
-    int reps = s->o->run.reps, n = reps < 1000 ? reps : 1000;
-    double *v = malloc((size_t)n * sizeof *v);
-
-    for (int k = 0; k < s->nmeth; k++) {
-        double (*t)[BIO_NPHASES] = &r->times[(size_t)k * (size_t)reps];
-        const char *mname = bio_method_name(s->meth[k]);
-
-        if (s->p->mode == 'w') {
-            bio_report_job("btio", s->casename, mname, s->nprocs, s->bytes,
-                           t, reps);
-            continue;
-        }
-        /* Mode r: only the read phases were timed. */
-        for (int p = BIO_OPEN_R; p <= BIO_NPHASES && v != NULL; p++) {
-            int total = p == BIO_NPHASES;
-
-            for (int i = 0; i < n; i++)
-                v[i] = total ? t[i][BIO_OPEN_R] + t[i][BIO_READ] +
-                                   t[i][BIO_CLOSE_R]
-                             : t[i][p];
-            bio_report("btio", s->casename, mname, s->nprocs,
-                       total ? "total_r" : bio_phase_name(p),
-                       total || p == BIO_READ ? s->bytes : 0, v, n);
-        }
+        report_method(r, k, v);
     }
     free(v);
+    printf("\nverify OK: every value read back as written, by every method "
+           "in every repetition\n");
+    return 0;
+}
+
+/* Mode r timed only the reads. 0, or 1 after a message. */
+static int report_csv(const struct run *r)
+{
+    const struct setup *s = r->s;
+
+    for (int k = 0; k < s->nmeth; k++)
+        if (bio_report_job("btio", s->casename, bio_method_name(s->meth[k]),
+                           s->nprocs, s->bytes, times_of(r, k),
+                           s->o->run.reps, s->p->mode == 'r') != BIO_OK)
+            return 1;
+    return 0;
 }
 
 /* ---------------------------------------------------------------- main */
-
-static int make_base(const struct setup *s, char *out, size_t outsz)
-{
-    long pid = (long)getpid();
-    int len;
-
-    MPI_Bcast(&pid, 1, MPI_LONG, 0, s->comm);
-    len = snprintf(out, outsz, "%s/btio.%s.%ld", s->p->dir,
-                   bio_backend_name(), pid);
-    return len > 0 && (size_t)len < outsz;
-}
 
 /* The checks that need the parameters; 0 after a message (rank 0). */
 static int usable(struct setup *s)
@@ -869,7 +738,7 @@ static int run_program(struct setup *s)
     int status;
     const int64_t *g = s->p->grid;
 
-    if (!usable(s) || !make_base(s, base, sizeof base))
+    if (!usable(s) || !bio_file_base("btio", s->p->dir, base, sizeof base))
         return EXIT_USAGE;
     r.s = s;
     r.base = base;
@@ -889,12 +758,10 @@ static int run_program(struct setup *s)
              "g%" PRId64 "x%" PRId64 "x%" PRId64 "_s%" PRId64, g[0], g[1],
              g[2], s->p->steps);
     status = run_all(&r);
-    if (status == 0 && s->rank == 0) {
-        if (!s->o->run.quiet)
-            report_all(&r);
-        if (s->o->run.csv)
-            report_csv(&r);
-    }
+    if (status == 0 && s->rank == 0 && !s->o->run.quiet)
+        status = report_all(&r);
+    if (status == 0 && s->rank == 0 && s->o->run.csv)
+        status = report_csv(&r);
     fflush(stdout);
     free(r.times);
     return status;

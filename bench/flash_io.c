@@ -40,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench_common.h"
 #include "bio.h"
@@ -80,7 +79,8 @@ enum meta_var { M_LREFINE, M_NODETYPE, M_GID, M_COORD, M_BSIZE, M_BNDBOX };
 struct options {
     int64_t base_blocks;
     int edge;
-    unsigned methods;       /* bit per enum bio_method; 0: all supported */
+    int nmethods;           /* 0 until -m: every supported method */
+    enum bio_method methods[BIO_NMETHODS];  /* in enum order */
     struct bench_opts run;
 };
 
@@ -121,42 +121,8 @@ static void usage(FILE *to)
         "  -n blocks   base blocks per rank (default 80); rank r has\n"
         "              blocks + (r+1)%%3 - 1 of them\n"
         "  -b edge     block interior edge nxb = nyb = nzb, 1..64 "
-        "(default 8)\n"
-        "  -m methods  comma-separated subset of pervar,combined,indep\n"
-        "              (default: all the backend supports)\n"
-        "  -d dir      directory of the files (default /tmp)\n"
-        "  -r reps     timed repetitions (default 3)\n"
-        "  -w warmup   untimed repetitions before them (default 0)\n"
-        "  -f 1|2|5    CDF-1, CDF-2 (default) or CDF-5 (netCDF backends)\n"
-        "  -k          keep the files of the last repetition\n"
-        "  -q          no human-readable report\n"
-        "  -c          csv lines: csv,flash_io,lib,case,method,nprocs,"
-        "phase,\n"
-        "              bytes,median_s,min_s,max_s,MiB/s "
-        "(case chk, plt_cnt, plt_crn)\n");
-}
-
-/* A comma list of bio method names into a bit mask; 0 when one is not a
- * method name. */
-static int parse_methods(const char *arg, unsigned *out)
-{
-    char buf[64];
-    char *save = NULL;
-    int ok = strlen(arg) < sizeof buf;
-
-    *out = 0;
-    if (!ok)
-        return 0;
-    strcpy(buf, arg);
-    for (char *w = strtok_r(buf, ",", &save); w != NULL && ok;
-         w = strtok_r(NULL, ",", &save)) {
-        enum bio_method m;
-
-        ok = bio_method_parse(w, &m);
-        if (ok)
-            *out |= 1u << m;
-    }
-    return ok && *out != 0;
+        "(default 8)\n");
+    bio_usage_common(to, "flash_io", 1, "case chk, plt_cnt, plt_crn");
 }
 
 static int apply_option(int c, const char *arg, void *own)
@@ -175,7 +141,7 @@ static int apply_option(int c, const char *arg, void *own)
         o->edge = (int)v;
         break;
     case 'm':
-        ok = parse_methods(arg, &o->methods);
+        ok = bio_parse_method_set(arg, o->methods, &o->nmethods);
         break;
     default:
         ok = 0;
@@ -196,25 +162,9 @@ static int parse_options(int argc, char **argv, int rank, struct options *o)
  * backend has. 0 after a message when one asked for is not supported. */
 static int choose_methods(struct setup *s)
 {
-    unsigned want = s->o->methods;
-
-    s->nmeth = 0;
-    for (int m = 0; m < BIO_NMETHODS; m++) {
-        int has = bio_supports((enum bio_method)m);
-
-        if (want != 0 && (want & (1u << m)) && !has) {
-            if (s->rank == 0)
-                fprintf(stderr, "flash_io: backend %s has no method %s\n",
-                        bio_backend_name(), bio_method_name(m));
-            return 0;
-        }
-        if (has && (want == 0 || (want & (1u << m))))
-            s->meth[s->nmeth++] = (enum bio_method)m;
-    }
-    if (s->nmeth == 0 && s->rank == 0)
-        fprintf(stderr, "flash_io: backend %s supports no method\n",
-                bio_backend_name());
-    return s->nmeth > 0;
+    s->nmeth = s->o->nmethods;
+    memcpy(s->meth, s->o->methods, sizeof s->meth);
+    return bio_choose_methods("flash_io", s->meth, &s->nmeth, s->rank);
 }
 
 /* Blocks per rank vary by one around the base, as FLASH's load balance
@@ -765,44 +715,18 @@ static void clear_read(const struct setup *s, enum flash_file f)
 
 /* --------------------------------------------------------------- runs */
 
-/* Removes the file(s) of stem: rank 0 the shared file, or with file per
- * process every rank its own. */
-static void remove_files(const struct setup *s, const char *stem)
-{
-    char path[4300];
-    int per_rank = strcmp(bio_backend_name(), "fpp") == 0;
-
-    if (!per_rank && s->rank != 0)
-        return;
-    bio_path(stem, s->rank, path, sizeof path);
-    if (unlink(path) != 0)
-        perror(path);
-}
-
-static void report_io_error(const struct setup *s, int err,
-                            const char *what)
-{
-    const char *mine = bio_last_error();
-
-    if (err == BIO_EIO && mine != NULL && mine[0] != '\0')
-        fprintf(stderr, "flash_io: rank %d: %s: %s\n", s->rank, what, mine);
-    if (s->rank == 0)
-        fprintf(stderr, "flash_io: FAILED: %s: %s\n", what,
-                err == BIO_EIO ? "I/O error" : bio_strerror(err));
-}
-
 struct run {
     const struct setup *s;
     const char *base;           /* <dir>/flash_io.<lib>.<pid> */
     double (*times)[BIO_NPHASES]; /* [file][method][rep] */
 };
 
-static double *times_of(const struct run *r, int f, int m, int rep)
+/* The reps rows of file f by method m. */
+static double (*times_of(const struct run *r, int f, int m))[BIO_NPHASES]
 {
     int reps = r->s->o->run.reps;
 
-    return r->times[((size_t)f * BIO_NMETHODS + (size_t)m) * (size_t)reps +
-                    (size_t)rep];
+    return &r->times[((size_t)f * BIO_NMETHODS + (size_t)m) * (size_t)reps];
 }
 
 static void file_stem(const struct run *r, enum bio_method m, int f,
@@ -833,13 +757,13 @@ static int run_file(const struct run *r, enum bio_method m, int f, int rep)
     clear_read(s, f);
     err = bio_run_job(&job, m, t);
     if (err != BIO_OK) {
-        report_io_error(s, err, what);
+        bio_report_failure("flash_io", s->rank, err, what);
         return 1;
     }
     bad = verify_file(s, f, what);
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, s->comm);
     if (!(s->o->run.keep && (last || bad != 0)))
-        remove_files(s, stem);
+        bio_remove(stem, s->rank);
     if (bad != 0) {
         if (s->rank == 0)
             fprintf(stderr, "flash_io: FAILED: %s: %" PRId64 " wrong "
@@ -847,7 +771,7 @@ static int run_file(const struct run *r, enum bio_method m, int f, int rep)
         return 1;
     }
     if (rep >= 1)
-        memcpy(times_of(r, f, m, rep - 1), t, sizeof t);
+        memcpy(times_of(r, f, m)[rep - 1], t, sizeof t);
     return 0;
 }
 
@@ -906,32 +830,17 @@ static void report_header(const struct setup *s, const char *base)
     printf(" (first one rotating)\n");
 }
 
-/* Median over the repetitions of phases [p0, p0+3) summed, or of one
- * phase when one == 1. */
-static double median_of(const struct run *r, int f, int m, int p0, int one)
+/* One side's medians of file f by method m; v has room for reps. */
+static void print_side(const struct run *r, int f, int m, int reading,
+                       double *v)
 {
-    int reps = r->s->o->run.reps;
-    double *v = malloc((size_t)reps * sizeof *v), med;
-
-    if (v == NULL)
-        return 0.0;
-    for (int k = 0; k < reps; k++) {
-        const double *t = times_of(r, f, m, k);
-
-        v[k] = one ? t[p0] : t[p0] + t[p0 + 1] + t[p0 + 2];
-    }
-    med = bench_median(v, reps);
-    free(v);
-    return med;
-}
-
-static void print_side(const struct run *r, int f, int m, int reading)
-{
-    int p0 = reading ? BIO_OPEN_R : BIO_OPEN_W;
-    double open_s = median_of(r, f, m, p0, 1);
-    double data_s = median_of(r, f, m, p0 + 1, 1);
-    double close_s = median_of(r, f, m, p0 + 2, 1);
-    double total_s = median_of(r, f, m, p0, 0);
+    int reps = r->s->o->run.reps, p0 = reading ? BIO_OPEN_R : BIO_OPEN_W;
+    double (*t)[BIO_NPHASES] = times_of(r, f, m);
+    double open_s = bio_median(t, reps, p0, v);
+    double data_s = bio_median(t, reps, p0 + 1, v);
+    double close_s = bio_median(t, reps, p0 + 2, v);
+    double total_s = bio_median(t, reps, reading ? BIO_TOTAL_R : BIO_TOTAL_W,
+                                v);
     int64_t bytes = r->s->bytes[f];
 
     printf("  %-8s %-7s %-5s %9.6f %9.6f %9.6f %9.6f %10.1f %10.1f\n",
@@ -940,32 +849,34 @@ static void print_side(const struct run *r, int f, int m, int reading)
            bench_mibs(bytes, total_s));
 }
 
-/* Median over repetitions of the three files' write (or read) totals. */
-static double median_all(const struct run *r, int m, int p0)
+/* Median over repetitions of the three files' write (or read) totals; v
+ * has room for reps. */
+static double median_all(const struct run *r, int m, int p0, double *v)
 {
     int reps = r->s->o->run.reps;
-    double *v = malloc((size_t)reps * sizeof *v), med;
 
-    if (v == NULL)
-        return 0.0;
     for (int k = 0; k < reps; k++) {
         v[k] = 0.0;
         for (int f = 0; f < F_COUNT; f++) {
-            const double *t = times_of(r, f, m, k);
+            const double *t = times_of(r, f, m)[k];
 
             v[k] += t[p0] + t[p0 + 1] + t[p0 + 2];
         }
     }
-    med = bench_median(v, reps);
-    free(v);
-    return med;
+    return bench_median(v, reps);
 }
 
-static void report_medians(const struct run *r)
+/* 0, or 1 after a message. */
+static int report_medians(const struct run *r)
 {
     const struct setup *s = r->s;
     int64_t all = s->bytes[F_CHK] + s->bytes[F_CNT] + s->bytes[F_CRN];
+    double *v = malloc((size_t)s->o->run.reps * sizeof *v);
 
+    if (v == NULL) {
+        fprintf(stderr, "flash_io: out of memory for the medians\n");
+        return 1;
+    }
     printf("  medians over %d rep%s, slowest rank (open = create + define "
            "for writes):\n", s->o->run.reps, s->o->run.reps == 1 ? "" : "s");
     printf("  %-8s %-7s %-5s %9s %9s %9s %9s %10s %10s\n", "method", "file",
@@ -973,12 +884,12 @@ static void report_medians(const struct run *r)
            "total_MiB/s");
     for (int k = 0; k < s->nmeth; k++) {
         enum bio_method m = s->meth[k];
-        double tw = median_all(r, m, BIO_OPEN_W);
-        double tr = median_all(r, m, BIO_OPEN_R);
+        double tw = median_all(r, m, BIO_OPEN_W, v);
+        double tr = median_all(r, m, BIO_OPEN_R, v);
 
         for (int f = 0; f < F_COUNT; f++) {
-            print_side(r, f, m, 0);
-            print_side(r, f, m, 1);
+            print_side(r, f, m, 0, v);
+            print_side(r, f, m, 1, v);
         }
         printf("  %-8s %-7s %-5s %9s %9s %9s %9.6f %10s %10.1f\n",
                bio_method_name(m), "all", "write", "", "", "", tw, "",
@@ -987,39 +898,30 @@ static void report_medians(const struct run *r)
                bio_method_name(m), "all", "read", "", "", "", tr, "",
                bench_mibs(all, tr));
     }
+    free(v);
     printf("  verify   OK: every value read back as written, in every file, "
            "by every method in each of %d rep%s\n",
            s->o->run.reps + s->o->run.warmup,
            s->o->run.reps + s->o->run.warmup == 1 ? "" : "s");
+    return 0;
 }
 
-static void report_csv(const struct run *r)
+/* 0, or 1 after a message. */
+static int report_csv(const struct run *r)
 {
     const struct setup *s = r->s;
 
     for (int k = 0; k < s->nmeth; k++)
         for (int f = 0; f < F_COUNT; f++)
-            bio_report_job("flash_io", file_names[f],
-                           bio_method_name(s->meth[k]), s->nprocs,
-                           s->bytes[f], &r->times[((size_t)f * BIO_NMETHODS +
-                                                   s->meth[k]) *
-                                                  (size_t)s->o->run.reps],
-                           s->o->run.reps);
+            if (bio_report_job("flash_io", file_names[f],
+                               bio_method_name(s->meth[k]), s->nprocs,
+                               s->bytes[f], times_of(r, f, s->meth[k]),
+                               s->o->run.reps, 0) != BIO_OK)
+                return 1;
+    return 0;
 }
 
 /* ---------------------------------------------------------------- main */
-
-/* <dir>/flash_io.<backend>.<rank 0's pid>; 0 when it does not fit. */
-static int make_base(const struct setup *s, char *out, size_t outsz)
-{
-    long pid = (long)getpid();
-    int len;
-
-    MPI_Bcast(&pid, 1, MPI_LONG, 0, s->comm);
-    len = snprintf(out, outsz, "%s/flash_io.%s.%ld", s->o->run.dir,
-                   bio_backend_name(), pid);
-    return len > 0 && (size_t)len < outsz;
-}
 
 static int run_program(struct setup *s)
 {
@@ -1029,11 +931,8 @@ static int run_program(struct setup *s)
 
     if (!choose_methods(s))
         return EXIT_USAGE;
-    if (!make_base(s, base, sizeof base)) {
-        if (s->rank == 0)
-            fprintf(stderr, "flash_io: directory name too long\n");
+    if (!bio_file_base("flash_io", s->o->run.dir, base, sizeof base))
         return EXIT_USAGE;
-    }
     decompose(s);
     r.s = s;
     r.base = base;
@@ -1053,12 +952,10 @@ static int run_program(struct setup *s)
         report_header(s, base);
     fflush(stdout);
     status = run_all(&r);
-    if (status == 0 && s->rank == 0) {
-        if (!s->o->run.quiet)
-            report_medians(&r);
-        if (s->o->run.csv)
-            report_csv(&r);
-    }
+    if (status == 0 && s->rank == 0 && !s->o->run.quiet)
+        status = report_medians(&r);
+    if (status == 0 && s->rank == 0 && s->o->run.csv)
+        status = report_csv(&r);
     fflush(stdout);
     free(r.times);
     return status;

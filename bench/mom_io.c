@@ -44,7 +44,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench_common.h"
 #include "bio.h"
@@ -55,8 +54,8 @@ enum {
     N3D = 4,            /* the 3-D ones come first */
     MAX_RECS = 1000,
     MAX_REPORTS = 5,
-    MAX_MEDIAN = 1000,  /* reps a median looks at, like bio_report_job */
-    PATH_LEN = 4096
+    PATH_LEN = 4096,            /* of <dir>/mom_io.<lib>.<pid> */
+    STEM_LEN = PATH_LEN + 16    /* .<method> */
 };
 
 /* Bounds of the grid: per axis, and of its points (so that byte counts
@@ -104,7 +103,7 @@ struct setup {
     int64_t bytes;              /* payload of all ranks per repetition */
     MPI_Info info;
     char casename[96];
-    long pid;                   /* rank 0's, names the files */
+    char base[PATH_LEN];        /* bio_file_base */
 };
 
 static void usage(FILE *to)
@@ -119,43 +118,8 @@ static void usage(FILE *to)
         "its\n"
         "              first rank; 1..P, n <= py or a multiple of py; P "
         "(default):\n"
-        "              every rank writes its own subdomain\n"
-        "  -m methods  comma list of pervar,combined,indep (default: all "
-        "the\n"
-        "              backend supports)\n"
-        "  -d dir      directory of the files (default /tmp)\n"
-        "  -r reps     timed repetitions (default 3)\n"
-        "  -w warmup   untimed repetitions before them (default 0)\n"
-        "  -f 1|2|5    CDF-1, CDF-2 (default) or CDF-5 (netCDF backends)\n"
-        "  -k          keep the files of the last repetition\n"
-        "  -q          no human-readable report\n"
-        "  -c          csv lines: csv,mom_io,lib,case,method,nprocs,phase,"
-        "\n"
-        "              bytes,median_s,min_s,max_s,MiB/s\n");
-}
-
-/* "pervar,indep" into list, in the order given; 0 when a name is unknown
- * or repeated. */
-static int parse_methods(const char *arg, enum bio_method *list, int *n)
-{
-    char buf[64], *save = NULL;
-
-    *n = 0;
-    if (strlen(arg) >= sizeof buf)
-        return 0;
-    strcpy(buf, arg);
-    for (char *p = strtok_r(buf, ",", &save); p != NULL;
-         p = strtok_r(NULL, ",", &save)) {
-        enum bio_method m;
-
-        if (!bio_method_parse(p, &m))
-            return 0;
-        for (int i = 0; i < *n; i++)
-            if (list[i] == m)
-                return 0;
-        list[(*n)++] = m;
-    }
-    return *n > 0;
+        "              every rank writes its own subdomain\n");
+    bio_usage_common(to, prog, 0, NULL);
 }
 
 /* "NX,NY,NZ", each positive and within bounds. */
@@ -195,34 +159,12 @@ static int apply_option(int c, const char *arg, void *own)
         o->layout = (int)v;
         break;
     case 'm':
-        ok = parse_methods(arg, o->methods, &o->nmethods);
+        ok = bio_parse_methods(arg, o->methods, &o->nmethods);
         break;
     default:
         ok = 0;
     }
     return ok;
-}
-
-/* The methods to run: -m's, each of which the backend must support, or
- * every supported one. 0 after a message. */
-static int choose_methods(struct options *o, int rank)
-{
-    if (o->nmethods == 0)
-        for (int m = 0; m < BIO_NMETHODS; m++)
-            if (bio_supports((enum bio_method)m))
-                o->methods[o->nmethods++] = (enum bio_method)m;
-    for (int i = 0; i < o->nmethods; i++)
-        if (!bio_supports(o->methods[i])) {
-            if (rank == 0)
-                fprintf(stderr, "%s: the %s backend has no method %s\n",
-                        prog, bio_backend_name(),
-                        bio_method_name(o->methods[i]));
-            return 0;
-        }
-    if (o->nmethods == 0 && rank == 0)
-        fprintf(stderr, "%s: the %s backend supports no method\n", prog,
-                bio_backend_name());
-    return o->nmethods > 0;
 }
 
 /* 1 when the options are usable (or only -h was asked for). */
@@ -236,7 +178,8 @@ static int parse_options(int argc, char **argv, int rank, struct options *o)
     if (!bench_parse_options(prog, argc, argv, "g:t:L:m:", rank, usage,
                              apply_option, o, &o->run))
         return 0;
-    return o->run.help || choose_methods(o, rank);
+    return o->run.help ||
+           bio_choose_methods(prog, o->methods, &o->nmethods, rank);
 }
 
 /* ------------------------------------------------------------ geometry */
@@ -604,15 +547,6 @@ static int read_record(struct setup *s, struct bio_file *f, int rec,
     return err;
 }
 
-/* The worst code over all ranks: codes are <= 0, so the minimum. */
-static int agree(int code)
-{
-    int worst = code;
-
-    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return worst;
-}
-
 /* One side of a repetition, timed over all ranks into t[0..2]: open (or
  * create), every record, close. Ranks outside the side's communicator
  * take part in the barriers, gathers and scatters only. Every rank
@@ -630,7 +564,7 @@ static int run_side(struct setup *s, const char *stem, enum bio_method m,
                       : bio_create(io, stem, &s->schema, s->o->run.format,
                                    s->info, &f);
     t[0] = bio_phase_end(MPI_COMM_WORLD, t0);
-    err = agree(err);
+    err = bio_agree(MPI_COMM_WORLD, err);
     if (err != BIO_OK) {
         if (f != NULL)
             bio_close(f);
@@ -638,50 +572,43 @@ static int run_side(struct setup *s, const char *stem, enum bio_method m,
     }
     t0 = bio_phase_start(MPI_COMM_WORLD);
     for (int rec = 0; rec < s->o->nrecs && err == BIO_OK; rec++)
-        err = agree(reading ? read_record(s, f, rec, m)
-                            : write_record(s, f, rec, m));
+        err = bio_agree(MPI_COMM_WORLD, reading ? read_record(s, f, rec, m)
+                                                : write_record(s, f, rec, m));
     t[1] = bio_phase_end(MPI_COMM_WORLD, t0);
     t0 = bio_phase_start(MPI_COMM_WORLD);
     if (f != NULL)
         cerr = bio_close(f);
     t[2] = bio_phase_end(MPI_COMM_WORLD, t0);
-    cerr = agree(cerr);
+    cerr = bio_agree(MPI_COMM_WORLD, cerr);
     return err != BIO_OK ? err : cerr;
 }
 
-static void stem_of(const struct setup *s, enum bio_method m, char *out,
-                    size_t size)
-{
-    snprintf(out, size, "%s/%s.%s.%ld.%s", s->o->run.dir, prog,
-             bio_backend_name(), s->pid, bio_method_name(m));
-}
-
 /* Removes the file(s) of stem: rank 0 the shared one, or each writer its
- * own. */
+ * own, named by its rank among the writers. */
 static void remove_files(const struct setup *s, const char *stem)
 {
-    char path[PATH_LEN];
-    int iorank = 0;
+    int iorank = s->rank;
 
-    if (s->shared_file ? s->rank != 0 : s->iocomm == MPI_COMM_NULL)
-        return;
-    if (!s->shared_file)
+    if (!s->shared_file) {
+        if (s->iocomm == MPI_COMM_NULL)
+            return;
         MPI_Comm_rank(s->iocomm, &iorank);
-    bio_path(stem, iorank, path, sizeof path);
-    unlink(path);
+    }
+    bio_remove(stem, iorank);
 }
 
 /* One method, one repetition (rep <= 0: a warm-up): write, read, check,
- * remove. 0, or the exit status after a message. */
-static int run_method(struct setup *s, enum bio_method m, int rep,
+ * remove. 0, or the exit status after a message. bio_bench's run. */
+static int run_method(void *ctx, enum bio_method m, int rep,
                       double t[BIO_NPHASES])
 {
-    char stem[PATH_LEN];
+    struct setup *s = ctx;
+    char stem[STEM_LEN];
     size_t n = (size_t)s->o->nrecs * (size_t)s->rec_elems;
     int64_t bad = 0, total = 0;
     int err;
 
-    stem_of(s, m, stem, sizeof stem);
+    snprintf(stem, sizeof stem, "%s.%s", s->base, bio_method_name(m));
     memset(s->rdata, 0xff, n * sizeof *s->rdata); /* NaN everywhere */
     memset(t, 0, BIO_NPHASES * sizeof *t);
     err = run_side(s, stem, m, 0, &t[BIO_OPEN_W]);
@@ -726,96 +653,17 @@ static void print_header(const struct setup *s)
                            : "every rank, its own subdomain");
     printf("  data    %.3f MiB per method and rep\n",
            (double)s->bytes / 1048576.0);
-    printf("  files   %s/%s.%s.%ld.<method> (%s)\n", o->run.dir, prog,
-           bio_backend_name(), s->pid,
+    printf("  files   %s.<method> (%s)\n", s->base,
            o->run.keep ? "kept after the last rep" : "removed after each "
                                                      "rep");
-    printf("  %4s %-8s %9s %9s %9s %9s %9s %9s %10s %10s\n", "rep", "method",
-           "open_w", "write", "close_w", "open_r", "read", "close_r",
-           "MiB/s_w", "MiB/s_r");
-}
-
-static void print_row(const struct setup *s, const char *label,
-                      enum bio_method m, const double *t)
-{
-    double tw = t[BIO_OPEN_W] + t[BIO_WRITE] + t[BIO_CLOSE_W];
-    double tr = t[BIO_OPEN_R] + t[BIO_READ] + t[BIO_CLOSE_R];
-
-    printf("  %4s %-8s", label, bio_method_name(m));
-    for (int p = 0; p < BIO_NPHASES; p++)
-        printf(" %9.6f", t[p]);
-    printf(" %10.1f %10.1f\n", bench_mibs(s->bytes, tw),
-           bench_mibs(s->bytes, tr));
-    fflush(stdout);
-}
-
-/* Median rows of every method's timed reps (rank 0). */
-static void print_medians(const struct setup *s,
-                          double (**times)[BIO_NPHASES])
-{
-    int reps = s->o->run.reps, n = reps < MAX_MEDIAN ? reps : MAX_MEDIAN;
-
-    for (int i = 0; i < s->o->nmethods; i++) {
-        double med[BIO_NPHASES], col[MAX_MEDIAN];
-
-        for (int p = 0; p < BIO_NPHASES; p++) {
-            for (int r = 0; r < n; r++)
-                col[r] = times[i][r][p];
-            med[p] = bench_median(col, n);
-        }
-        print_row(s, "med", s->o->methods[i], med);
-    }
-    printf("  verify  OK: every value read back as written, by every "
-           "method in each of %d rep%s\n", reps + s->o->run.warmup,
-           reps + s->o->run.warmup == 1 ? "" : "s");
-}
-
-/* The human summary and the csv lines (rank 0). */
-static void report(const struct setup *s, double (**times)[BIO_NPHASES])
-{
-    if (!s->o->run.quiet)
-        print_medians(s, times);
-    for (int i = 0; i < s->o->nmethods && s->o->run.csv; i++)
-        bio_report_job(prog, s->casename, bio_method_name(s->o->methods[i]),
-                       s->nprocs, s->bytes, times[i], s->o->run.reps);
-}
-
-/* Every repetition, the methods taking turns; times[method][rep] gets the
- * timed ones. 0 or the exit status. */
-static int run_all(struct setup *s, double (**times)[BIO_NPHASES])
-{
-    const struct options *o = s->o;
-    int total = o->run.warmup + o->run.reps;
-
-    for (int i = 0; i < total; i++) {
-        int rep = i - o->run.warmup + 1;
-
-        for (int k = 0; k < o->nmethods; k++) {
-            int mi = (i + k) % o->nmethods;
-            double t[BIO_NPHASES];
-            char label[16];
-            int status = run_method(s, o->methods[mi], rep, t);
-
-            if (status != 0)
-                return status;
-            if (rep < 1)
-                continue;
-            memcpy(times[mi][rep - 1], t, sizeof t);
-            snprintf(label, sizeof label, "%d", rep);
-            if (s->rank == 0 && !o->run.quiet)
-                print_row(s, label, o->methods[mi], t);
-        }
-    }
-    return 0;
 }
 
 int main(int argc, char **argv)
 {
     struct options o;
     struct setup s;
-    double (*times[BIO_NMETHODS])[BIO_NPHASES] = {NULL};
-    char p0[PATH_LEN], p1[PATH_LEN];
-    int status = 0, fail = 0;
+    struct bio_bench b;
+    int status = 0;
 
     MPI_Init(&argc, &argv);
     memset(&s, 0, sizeof s);
@@ -830,39 +678,29 @@ int main(int argc, char **argv)
     }
     if (o.run.help)
         goto done;
-    bio_path("x", 0, p0, sizeof p0);
-    bio_path("x", 1, p1, sizeof p1);
-    s.shared_file = strcmp(p0, p1) == 0;
-    if (!decompose(&s)) {
+    s.shared_file = bio_shared_file();
+    if (!decompose(&s) ||
+        !bio_file_base(prog, o.run.dir, s.base, sizeof s.base)) {
         status = EXIT_USAGE;
         goto done;
     }
-    s.pid = (long)getpid();
-    MPI_Bcast(&s.pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     s.info = bio_env_info();
     define_schema(&s);
-    for (int i = 0; i < o.nmethods; i++) {
-        times[i] = calloc((size_t)o.run.reps, sizeof *times[i]);
-        fail |= times[i] == NULL;
-    }
-    MPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (fail && s.rank == 0)
-        fprintf(stderr, "%s: out of memory for the timings\n", prog);
-    if (fail || !allocate(&s)) {
+    if (!allocate(&s)) {
         status = 1;
         goto done;
     }
     if (s.rank == 0 && !o.run.quiet)
         print_header(&s);
-    status = run_all(&s, times);
-    if (status == 0 && s.rank == 0)
-        report(&s, times);
-    fflush(stdout);
+    b = (struct bio_bench){.prog = prog, .casename = s.casename,
+                           .rank = s.rank, .nprocs = s.nprocs,
+                           .bytes = s.bytes, .methods = o.methods,
+                           .nmethods = o.nmethods, .opts = &o.run,
+                           .run = run_method, .ctx = &s};
+    status = bio_bench_run(&b);
 
 done:
     release(&s);
-    for (int i = 0; i < BIO_NMETHODS; i++)
-        free(times[i]);
     MPI_Finalize();
     return status;
 }

@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench_common.h"
 #include "bio.h"
@@ -41,16 +40,11 @@ enum {
     EXIT_USAGE = 2,
     NDATASETS = 2,
     MAX_REPORTS = 5,
-    MAX_MEDIAN = 1000,  /* reps a median looks at, like bio_report_job */
-    PATH_LEN = 4096
+    PATH_LEN = 4096,            /* of <dir>/pflotran_io.<lib>.<pid> */
+    STEM_LEN = PATH_LEN + 16    /* .<method>.in */
 };
 
 static const char *const prog = "pflotran_io";
-
-/* The order the phases happen in: the input is read before the output is
- * written. */
-static const enum bio_phase job_order[BIO_NPHASES] = {
-    BIO_OPEN_R, BIO_READ, BIO_CLOSE_R, BIO_OPEN_W, BIO_WRITE, BIO_CLOSE_W};
 
 static const struct bio_var datasets[NDATASETS] = {
     {"permeability", BIO_DOUBLE, 1, {0}, {"cell"}},
@@ -67,7 +61,6 @@ struct options {
 struct setup {
     const struct options *o;
     int rank, nprocs;
-    int shared_file;            /* one file for all ranks (not fpp) */
     int64_t start, count;       /* this rank's block */
     struct bio_var vars[NDATASETS];
     struct bio_schema schema;
@@ -79,7 +72,7 @@ struct setup {
     int64_t bytes;              /* payload of all ranks, each way */
     MPI_Info info;
     char casename[32];
-    long pid;                   /* rank 0's, names the files */
+    char base[PATH_LEN];        /* bio_file_base */
 };
 
 static void usage(FILE *to)
@@ -87,43 +80,8 @@ static void usage(FILE *to)
     fprintf(to,
         "usage: pflotran_io [-n cells] [-m methods] [-d dir] [-r reps]\n"
         "                   [-w warmup] [-f 1|2|5] [-k] [-q] [-c] [-h]\n"
-        "  -n cells    cells per rank of both datasets (default 65536)\n"
-        "  -m methods  comma list of pervar,combined,indep (default: all "
-        "the\n"
-        "              backend supports)\n"
-        "  -d dir      directory of the files (default /tmp)\n"
-        "  -r reps     timed repetitions (default 3)\n"
-        "  -w warmup   untimed repetitions before them (default 0)\n"
-        "  -f 1|2|5    CDF-1, CDF-2 (default) or CDF-5 (netCDF backends)\n"
-        "  -k          keep the files of the last repetition\n"
-        "  -q          no human-readable report\n"
-        "  -c          csv lines: csv,pflotran_io,lib,case,method,nprocs,"
-        "phase,\n"
-        "              bytes,median_s,min_s,max_s,MiB/s\n");
-}
-
-/* "pervar,indep" into list, in the order given; 0 when a name is unknown
- * or repeated. */
-static int parse_methods(const char *arg, enum bio_method *list, int *n)
-{
-    char buf[64], *save = NULL;
-
-    *n = 0;
-    if (strlen(arg) >= sizeof buf)
-        return 0;
-    strcpy(buf, arg);
-    for (char *p = strtok_r(buf, ",", &save); p != NULL;
-         p = strtok_r(NULL, ",", &save)) {
-        enum bio_method m;
-
-        if (!bio_method_parse(p, &m))
-            return 0;
-        for (int i = 0; i < *n; i++)
-            if (list[i] == m)
-                return 0;
-        list[(*n)++] = m;
-    }
-    return *n > 0;
+        "  -n cells    cells per rank of both datasets (default 65536)\n");
+    bio_usage_common(to, prog, 0, NULL);
 }
 
 static int apply_option(int c, const char *arg, void *own)
@@ -133,30 +91,8 @@ static int apply_option(int c, const char *arg, void *own)
     if (c == 'n')
         return bench_parse_int64(arg, 1, INT_MAX, &o->ncells);
     if (c == 'm')
-        return parse_methods(arg, o->methods, &o->nmethods);
+        return bio_parse_methods(arg, o->methods, &o->nmethods);
     return 0;
-}
-
-/* The methods to run: -m's, each of which the backend must support, or
- * every supported one. 0 after a message. */
-static int choose_methods(struct options *o, int rank)
-{
-    if (o->nmethods == 0)
-        for (int m = 0; m < BIO_NMETHODS; m++)
-            if (bio_supports((enum bio_method)m))
-                o->methods[o->nmethods++] = (enum bio_method)m;
-    for (int i = 0; i < o->nmethods; i++)
-        if (!bio_supports(o->methods[i])) {
-            if (rank == 0)
-                fprintf(stderr, "%s: the %s backend has no method %s\n",
-                        prog, bio_backend_name(),
-                        bio_method_name(o->methods[i]));
-            return 0;
-        }
-    if (o->nmethods == 0 && rank == 0)
-        fprintf(stderr, "%s: the %s backend supports no method\n", prog,
-                bio_backend_name());
-    return o->nmethods > 0;
 }
 
 /* 1 when the options are usable (or only -h was asked for). */
@@ -167,7 +103,8 @@ static int parse_options(int argc, char **argv, int rank, struct options *o)
     if (!bench_parse_options(prog, argc, argv, "n:m:", rank, usage,
                              apply_option, o, &o->run))
         return 0;
-    return o->run.help || choose_methods(o, rank);
+    return o->run.help ||
+           bio_choose_methods(prog, o->methods, &o->nmethods, rank);
 }
 
 /* ------------------------------------------------------------ values */
@@ -264,15 +201,6 @@ static void release(struct setup *s)
 
 /* ------------------------------------------------------------- running */
 
-/* The worst code over all ranks: codes are <= 0, so the minimum. */
-static int agree(int code)
-{
-    int worst = code;
-
-    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return worst;
-}
-
 /* Creates and writes (or opens and reads) one file with reqs, timed into
  * t[0..2] (open, data, close). Every rank returns the same code. */
 static int one_side(const struct setup *s, const char *stem,
@@ -288,7 +216,7 @@ static int one_side(const struct setup *s, const char *stem,
                   : bio_create(comm, stem, &s->schema, s->o->run.format,
                                s->info, &f);
     t[0] = bio_phase_end(comm, t0);
-    err = agree(err);
+    err = bio_agree(comm, err);
     if (err != BIO_OK) {
         if (f != NULL)
             bio_close(f);
@@ -298,31 +226,18 @@ static int one_side(const struct setup *s, const char *stem,
     err = reading ? bio_read(f, reqs, NDATASETS, m)
                   : bio_write(f, reqs, NDATASETS, m);
     t[1] = bio_phase_end(comm, t0);
-    err = agree(err);
+    err = bio_agree(comm, err);
     t0 = bio_phase_start(comm);
     cerr = bio_close(f);
     t[2] = bio_phase_end(comm, t0);
-    cerr = agree(cerr);
+    cerr = bio_agree(comm, cerr);
     return err != BIO_OK ? err : cerr;
 }
 
 static void stem_of(const struct setup *s, enum bio_method m,
                     const char *which, char *out, size_t size)
 {
-    snprintf(out, size, "%s/%s.%s.%ld.%s.%s", s->o->run.dir, prog,
-             bio_backend_name(), s->pid, bio_method_name(m), which);
-}
-
-/* Removes the file(s) of stem: rank 0 the shared one, or each rank its
- * own. */
-static void remove_files(const struct setup *s, const char *stem)
-{
-    char path[PATH_LEN];
-
-    if (s->shared_file && s->rank != 0)
-        return;
-    bio_path(stem, s->rank, path, sizeof path);
-    unlink(path);
+    snprintf(out, size, "%s.%s.%s", s->base, bio_method_name(m), which);
 }
 
 static int failed(const struct setup *s, const char *stem, const char *what,
@@ -366,11 +281,12 @@ static int run_files(struct setup *s, enum bio_method m, int rep,
 }
 
 /* One method, one repetition (rep <= 0: a warm-up). 0, or the exit
- * status after a message. */
-static int run_method(struct setup *s, enum bio_method m, int rep,
+ * status after a message. bio_bench's run. */
+static int run_method(void *ctx, enum bio_method m, int rep,
                       double t[BIO_NPHASES])
 {
-    char in[PATH_LEN], out[PATH_LEN];
+    struct setup *s = ctx;
+    char in[STEM_LEN], out[STEM_LEN];
     int status;
 
     stem_of(s, m, "in", in, sizeof in);
@@ -378,8 +294,8 @@ static int run_method(struct setup *s, enum bio_method m, int rep,
     memset(t, 0, BIO_NPHASES * sizeof *t);
     status = run_files(s, m, rep, in, out, t);
     if (!(s->o->run.keep && (rep == s->o->run.reps || status != 0))) {
-        remove_files(s, in);
-        remove_files(s, out);
+        bio_remove(in, s->rank);
+        bio_remove(out, s->rank);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     return status;
@@ -396,96 +312,17 @@ static void print_header(const struct setup *s)
     printf("  data    permeability, porosity (cell=%" PRId64 "), double, %"
            PRId64 " cells per rank: %.3f MiB each way\n",
            o->ncells * s->nprocs, o->ncells, (double)s->bytes / 1048576.0);
-    printf("  files   %s/%s.%s.%ld.<method>.in (written untimed first) and "
-           ".out (%s)\n", o->run.dir, prog, bio_backend_name(), s->pid,
-           o->run.keep ? "kept after the last rep"
-                       : "removed after each rep");
-    printf("  %4s %-8s %9s %9s %9s %9s %9s %9s %10s %10s\n", "rep", "method",
-           "open_r", "read", "close_r", "open_w", "write", "close_w",
-           "MiB/s_r", "MiB/s_w");
-}
-
-static void print_row(const struct setup *s, const char *label,
-                      enum bio_method m, const double *t)
-{
-    double tw = t[BIO_OPEN_W] + t[BIO_WRITE] + t[BIO_CLOSE_W];
-    double tr = t[BIO_OPEN_R] + t[BIO_READ] + t[BIO_CLOSE_R];
-
-    printf("  %4s %-8s", label, bio_method_name(m));
-    for (int p = 0; p < BIO_NPHASES; p++)
-        printf(" %9.6f", t[job_order[p]]);
-    printf(" %10.1f %10.1f\n", bench_mibs(s->bytes, tr),
-           bench_mibs(s->bytes, tw));
-    fflush(stdout);
-}
-
-/* Median rows of every method's timed reps (rank 0). */
-static void print_medians(const struct setup *s,
-                          double (**times)[BIO_NPHASES])
-{
-    int reps = s->o->run.reps, n = reps < MAX_MEDIAN ? reps : MAX_MEDIAN;
-
-    for (int i = 0; i < s->o->nmethods; i++) {
-        double med[BIO_NPHASES], col[MAX_MEDIAN];
-
-        for (int p = 0; p < BIO_NPHASES; p++) {
-            for (int r = 0; r < n; r++)
-                col[r] = times[i][r][p];
-            med[p] = bench_median(col, n);
-        }
-        print_row(s, "med", s->o->methods[i], med);
-    }
-    printf("  verify  OK: every value read back as written, input and "
-           "output, by every method in each of %d rep%s\n",
-           reps + s->o->run.warmup, reps + s->o->run.warmup == 1 ? "" : "s");
-}
-
-/* The human summary and the csv lines (rank 0). */
-static void report(const struct setup *s, double (**times)[BIO_NPHASES])
-{
-    if (!s->o->run.quiet)
-        print_medians(s, times);
-    for (int i = 0; i < s->o->nmethods && s->o->run.csv; i++)
-        bio_report_job(prog, s->casename, bio_method_name(s->o->methods[i]),
-                       s->nprocs, s->bytes, times[i], s->o->run.reps);
-}
-
-/* Every repetition, the methods taking turns; times[method][rep] gets the
- * timed ones. 0 or the exit status. */
-static int run_all(struct setup *s, double (**times)[BIO_NPHASES])
-{
-    const struct options *o = s->o;
-    int total = o->run.warmup + o->run.reps;
-
-    for (int i = 0; i < total; i++) {
-        int rep = i - o->run.warmup + 1;
-
-        for (int k = 0; k < o->nmethods; k++) {
-            int mi = (i + k) % o->nmethods;
-            double t[BIO_NPHASES];
-            char label[16];
-            int status = run_method(s, o->methods[mi], rep, t);
-
-            if (status != 0)
-                return status;
-            if (rep < 1)
-                continue;
-            memcpy(times[mi][rep - 1], t, sizeof t);
-            snprintf(label, sizeof label, "%d", rep);
-            if (s->rank == 0 && !o->run.quiet)
-                print_row(s, label, o->methods[mi], t);
-        }
-    }
-    return 0;
+    printf("  files   %s.<method>.in (written untimed first) and .out "
+           "(%s)\n", s->base, o->run.keep ? "kept after the last rep"
+                                          : "removed after each rep");
 }
 
 int main(int argc, char **argv)
 {
     struct options o;
     struct setup s;
-    double (*times[BIO_NMETHODS])[BIO_NPHASES] = {NULL};
-    char p0[PATH_LEN], p1[PATH_LEN];
-    int status = 0, fail = 0;
+    struct bio_bench b;
+    int status = 0;
 
     MPI_Init(&argc, &argv);
     memset(&s, 0, sizeof s);
@@ -499,19 +336,13 @@ int main(int argc, char **argv)
     }
     if (o.run.help)
         goto done;
-    s.pid = (long)getpid();
-    MPI_Bcast(&s.pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-    bio_path("x", 0, p0, sizeof p0);
-    bio_path("x", 1, p1, sizeof p1);
-    s.shared_file = strcmp(p0, p1) == 0;
+    if (!bio_file_base(prog, o.run.dir, s.base, sizeof s.base)) {
+        status = EXIT_USAGE;
+        goto done;
+    }
     s.info = bio_env_info();
     decompose(&s);
-    for (int i = 0; i < o.nmethods; i++) {
-        times[i] = calloc((size_t)o.run.reps, sizeof *times[i]);
-        fail |= times[i] == NULL;
-    }
-    MPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (fail || !allocate(&s)) {
+    if (!allocate(&s)) {
         if (s.rank == 0)
             fprintf(stderr, "%s: out of memory for the buffers\n", prog);
         status = 1;
@@ -519,15 +350,19 @@ int main(int argc, char **argv)
     }
     if (s.rank == 0 && !o.run.quiet)
         print_header(&s);
-    status = run_all(&s, times);
-    if (status == 0 && s.rank == 0)
-        report(&s, times);
-    fflush(stdout);
+    /* The input is read before the output is written. */
+    b = (struct bio_bench){.prog = prog, .casename = s.casename,
+                           .rank = s.rank, .nprocs = s.nprocs,
+                           .bytes = s.bytes, .methods = o.methods,
+                           .nmethods = o.nmethods, .opts = &o.run,
+                           .read_first = 1,
+                           .verified = "every value read back as written, "
+                                       "input and output",
+                           .run = run_method, .ctx = &s};
+    status = bio_bench_run(&b);
 
 done:
     release(&s);
-    for (int i = 0; i < BIO_NMETHODS; i++)
-        free(times[i]);
     MPI_Finalize();
     return status;
 }
