@@ -6,7 +6,9 @@
 #                       mpiio driver on OMPIO and on ROMIO; build-asan/
 #                       (ASan+UBSan) unit and MPI tests;
 #                       build-fuzz/ (clang) the header fuzzer for FUZZ_SECONDS
-#   make demo           install deps, build, run the demo
+#   make demo           install deps, build, run the benchmark suite's
+#                       demo preset (table on stdout, CSV/JSON/PNG in
+#                       DEMO_OUT, default build/bench-results)
 #   make install        install into PREFIX (default /usr/local)
 #   make clean          remove the build trees
 #
@@ -83,15 +85,12 @@ test-fuzz:
 	cd $(BUILD_FUZZ) && $(CTEST) $(CTEST_FLAGS) -R '^fuzz\.header$$' \
 	    --no-tests=error
 
+# The benchmark suite's demo preset: every benchmark against every
+# baseline at 1, 2 and 4 ranks, a few minutes on two cores.
+DEMO_OUT     ?= $(BUILD)/bench-results
 demo: deps build
-	@if [ -f bench/demo.sh ]; then \
-	    BUILD_DIR=$(CURDIR)/$(BUILD) bash bench/demo.sh; \
-	elif [ -x $(BUILD)/tools/ncpario-demo ]; then \
-	    $(BUILD)/tools/ncpario-demo; \
-	else \
-	    echo "make demo: no bench/demo.sh and no $(BUILD)/tools/ncpario-demo yet" >&2; \
-	    exit 1; \
-	fi
+	bench/ncpario-bench --preset demo --bin-dir $(BUILD)/bench \
+	    --out $(DEMO_OUT)
 
 install: build
 	$(CMAKE) --install $(BUILD) --prefix $(PREFIX)

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# check_suite.sh -- ctest's smoke run of the benchmark suite
+# (bench.suite.smoke): every benchmark against every library built, tiny
+# sizes, 2 ranks (BTIO at 1 and 4), one repetition. A correctness check of
+# the runner and the programs, not a measurement.
+#
+# usage: check_suite.sh BIN_DIR
+#
+# Passing means: the runner exits 0 (every program verified what it read
+# and every netCDF file passed ncvalidator); the table names every
+# benchmark and every library; results.csv, results.json and the plots
+# exist; and a run whose program fails makes the runner fail.
+set -euo pipefail
+
+bin_dir=$1
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/check_suite.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0
+bad() { echo "FAIL: $*" >&2; fail=1; }
+
+libs=ncpario
+for l in pnetcdf hdf5; do
+    [ -x "$bin_dir/coll_io_$l" ] && libs="$libs,$l"
+done
+libs="$libs,mpiio,fpp"
+
+"$here/ncpario-bench" --preset smoke --bin-dir "$bin_dir" --libs "$libs" \
+    --dir "$work" --out "$work/out" >"$work/table.txt" ||
+    bad "the smoke run failed"
+for b in coll_io flash_io btio mom_io pflotran_io; do
+    grep -q "^== $b, write" "$work/table.txt" || bad "no $b table"
+done
+for l in ${libs//,/ }; do
+    grep -q " $l " "$work/table.txt" || bad "no row of $l"
+done
+for f in results.csv results.json coll_io_breakdown.png; do
+    [ -s "$work/out/$f" ] || bad "no $f"
+done
+
+# A program that fails must fail the suite: a --bin-dir whose flash_io
+# exits 1 after a message, as one that read a wrong value does.
+mkdir -p "$work/broken"
+for l in ${libs//,/ }; do
+    exe=flash_io; [ "$l" = ncpario ] || exe=flash_io_$l
+    printf '#!/bin/sh\necho "flash_io: wrong value" >&2\nexit 1\n' \
+        >"$work/broken/$exe"
+    chmod +x "$work/broken/$exe"
+done
+if "$here/ncpario-bench" --preset smoke --bin-dir "$work/broken" \
+        --benchmarks flash_io --libs "$libs" --dir "$work" \
+        --out "$work/out2" >/dev/null 2>"$work/err.txt"; then
+    bad "the suite passed although flash_io failed"
+fi
+grep -q "FAILED" "$work/err.txt" || bad "no FAILED message"
+[ ! -e "$work/out2/table.txt" ] || bad "a failed run wrote a table"
+exit $fail

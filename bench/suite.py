@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""ncpario-bench: run the seeds' benchmark suite against every baseline.
+
+Each benchmark of bench/ (coll_io, flash_io, btio, mom_io, pflotran_io) is
+one C source over bench/bio.h, linked once per library: <bench> is
+ncpario, <bench>_pnetcdf Debian's PnetCDF, <bench>_hdf5 parallel HDF5,
+<bench>_mpiio raw MPI-IO and <bench>_fpp one file per process. For every
+benchmark case, rank count and library the runner starts one mpirun;
+the program times each of its methods (pervar, combined, indep) over the
+repetitions, verifies every value it reads back and prints csv lines. The
+libraries take turns within a case, and the order rotates from one rank
+count to the next, so none always runs on a cache its neighbour warmed.
+
+Besides the libraries it measures the machine: `limits` copies, writes and
+reads the same byte count as each case from one process, the ceiling the
+libraries are read against.
+
+Checks, each of which fails the whole run (a fast wrong answer is no
+result): a program's nonzero exit (it found a wrong value, or failed);
+ncvalidator rejecting a netCDF file the case left.
+
+Output: progress on stderr; the text table on stdout and in OUT/table.txt;
+OUT/results.csv (every csv line, with the rank count's repetition stats);
+OUT/results.json; PNG plots (matplotlib) of bandwidth against ranks per
+library and of the open/write/close breakdown, in OUT/.
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_report  # noqa: E402  (next to this file)
+from bench_report import FIELDS  # noqa: E402
+
+LIBS = ("ncpario", "pnetcdf", "hdf5", "mpiio", "fpp")
+NETCDF_LIBS = ("ncpario", "pnetcdf")
+
+# Benchmark arguments per preset: a list of (case label, argv, rank filter)
+# per benchmark. The case label is the runner's; each program names its
+# own cases too (in the csv), which is what the tables show.
+PRESETS = {
+    # Every benchmark and every library in under 5 minutes on 2 cores.
+    "demo": {
+        "ranks": [1, 2, 4], "reps": 3, "warmup": 1,
+        "coll_io": [["-K", "record", "-v", "10", "-e", "16", "-t", "2"]],
+        "flash_io": [["-n", "8", "-b", "8"]],
+        "btio": [["-g", "24,24,24", "-s", "2"]],
+        "mom_io": [["-g", "120,80,10", "-t", "2"],
+                   ["-g", "120,80,10", "-t", "2", "-L", "1"]],
+        "pflotran_io": [["-n", "65536"]],
+    },
+    # The tests' smoke run: tiny, 2 ranks (btio at 1 and 4 only).
+    "smoke": {
+        "ranks": [2], "btio_ranks": [1, 4], "reps": 1, "warmup": 0,
+        "coll_io": [["-K", "record", "-v", "3", "-e", "4", "-t", "2"]],
+        "flash_io": [["-n", "2", "-b", "4"]],
+        "btio": [["-g", "6,6,6", "-s", "2"]],
+        "mom_io": [["-g", "12,8,2", "-t", "2", "-L", "1"]],
+        "pflotran_io": [["-n", "64"]],
+    },
+    # Issue-sized runs: seed 001's FLASH checkpoint, seed 000's coll_perf
+    # target case, BTIO and MOM at sizes that take seconds, not minutes.
+    "medium": {
+        "ranks": [1, 2, 4, 8], "reps": 5, "warmup": 1,
+        "coll_io": [["-K", "record", "-v", "20", "-e", "32", "-t", "4"],
+                    ["-K", "fixed", "-v", "20", "-e", "32"]],
+        "flash_io": [["-n", "80", "-b", "8"]],
+        "btio": [["-g", "64,64,64", "-s", "4"]],
+        "mom_io": [["-g", "360,200,20", "-t", "2"],
+                   ["-g", "360,200,20", "-t", "2", "-L", "1"]],
+        "pflotran_io": [["-n", "1048576"]],
+    },
+    # Seed 000's Table I in shape: coll_perf per-variable vs combined,
+    # fixed and record, 8^3, 32^3 and 50^3 elements per rank.
+    "table1": {
+        "ranks": [1, 2, 4], "reps": 5, "warmup": 1,
+        "coll_io": [["-K", k, "-v", "20", "-e", e] + t
+                    for k, t in (("fixed", []), ("record", ["-t", "4"]))
+                    for e in ("8", "32", "50")],
+        "flash_io": [], "btio": [], "mom_io": [], "pflotran_io": [],
+    },
+    "large": {
+        "ranks": [1, 2, 4, 8, 16], "reps": 5, "warmup": 1,
+        "coll_io": [["-K", "record", "-v", "20", "-e", "50", "-t", "4"],
+                    ["-K", "fixed", "-v", "20", "-e", "50"]],
+        "flash_io": [["-n", "80", "-b", "16"]],
+        "btio": [["-g", "128,128,128", "-s", "8"]],
+        "mom_io": [["-g", "1440,1080,20", "-t", "2"],
+                   ["-g", "1440,1080,20", "-t", "2", "-L", "1"]],
+        "pflotran_io": [["-n", "8388608"]],
+    },
+}
+BENCHES = ("coll_io", "flash_io", "btio", "mom_io", "pflotran_io")
+
+
+def usage_error(msg):
+    sys.stderr.write("ncpario-bench: %s\n" % msg)
+    sys.exit(2)
+
+
+def rank_ok(bench, np_):
+    """BTIO's multi-partition needs a square number of ranks."""
+    if bench == "btio":
+        return int(round(np_ ** 0.5)) ** 2 == np_
+    return True
+
+
+def bench_ranks(bench, ranks, preset, ranks_given):
+    """The rank counts `bench` runs at: a preset may name BTIO's own
+    (square) list unless --ranks was given; non-square counts drop out."""
+    if bench == "btio" and not ranks_given and "btio_ranks" in preset:
+        ranks = preset["btio_ranks"]
+    return [r for r in ranks if rank_ok(bench, r)]
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="ncpario-bench", description=__doc__.splitlines()[0])
+    ap.add_argument("--preset", default="demo", choices=sorted(PRESETS))
+    ap.add_argument("--bin-dir", default=None,
+                    help="where the benchmark executables are "
+                         "(default: build/bench next to this script)")
+    ap.add_argument("--ranks", help="comma list of rank counts")
+    ap.add_argument("--benchmarks", default=",".join(BENCHES),
+                    help="comma list (default: all)")
+    ap.add_argument("--libs", default=",".join(LIBS),
+                    help="comma list of libraries, each optionally "
+                         "LIB[:key=value;key=value] to pass hints "
+                         "(PNETCDF_HINTS and NCPARIO_BENCH_HINTS)")
+    ap.add_argument("--reps", type=int, help="timed repetitions per run")
+    ap.add_argument("--warmup", type=int, help="untimed repetitions first")
+    ap.add_argument("--dir", default="/tmp", help="directory of the files")
+    ap.add_argument("--hints", default="",
+                    help="MPI-IO hints for every library, "
+                         "'key=value;key=value' (passed as MPI_Info)")
+    # ROMIO by default: the MPI-IO baselines are faster on it here, and
+    # Debian's PnetCDF 1.12.3 reads back wrong bytes on OpenMPI 4.1.4's
+    # default OMPIO (see tests/run_mpi_test.sh). "" keeps OpenMPI's choice.
+    ap.add_argument("--mca-io", default="romio321",
+                    help="OpenMPI MPI-IO component for every run "
+                         "(default romio321; '' for OpenMPI's default)")
+    ap.add_argument("--out", default="bench-results",
+                    help="directory for table, CSV, JSON and plots")
+    ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--timeout", type=int, default=600,
+                    help="seconds one mpirun may take")
+    ap.add_argument("--mpirun", default="mpirun")
+    return ap.parse_args(argv)
+
+
+def positive_ints(text, what):
+    try:
+        vals = [int(x) for x in text.split(",") if x]
+    except ValueError:
+        vals = []
+    if not vals or min(vals) < 1:
+        usage_error("%s wants a comma list of positive integers, not '%s'"
+                    % (what, text))
+    return vals
+
+
+def lib_specs(text):
+    """[(label, lib, hints)] from 'ncpario,ncpario:nc_driver=mpiio,...'."""
+    specs = []
+    for item in filter(None, text.split(",")):
+        lib, _, hints = item.partition(":")
+        if lib not in LIBS:
+            usage_error("unknown library '%s' (one of %s)"
+                        % (lib, ", ".join(LIBS)))
+        specs.append((item, lib, hints))
+    return specs
+
+
+def executable(bin_dir, bench, lib):
+    name = bench if lib == "ncpario" else "%s_%s" % (bench, lib)
+    return os.path.join(bin_dir, name)
+
+
+def mpi_env(hints, extra_hints, mca_io):
+    env = dict(os.environ)
+    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_mpi_yield_when_idle="1")
+    joined = ";".join(h for h in (hints, extra_hints) if h)
+    if joined:
+        env["PNETCDF_HINTS"] = joined
+        env["NCPARIO_BENCH_HINTS"] = joined
+    if mca_io:
+        env["OMPI_MCA_io"] = mca_io
+    return env
+
+
+def parse_csv_lines(text, label):
+    rows = []
+    for line in text.splitlines():
+        if not line.startswith("csv,"):
+            continue
+        parts = line.split(",")[1:]
+        if len(parts) != len(FIELDS):
+            raise RuntimeError("malformed result line: " + line)
+        row = dict(zip(FIELDS, parts))
+        row["label"] = label
+        for k in ("nprocs", "bytes"):
+            row[k] = int(row[k])
+        for k in ("median_s", "min_s", "max_s", "mibs"):
+            row[k] = float(row[k])
+        rows.append(row)
+    return rows
+
+
+def validate_netcdf(workdir):
+    """ncvalidator over every .nc file left in workdir; error text or ''."""
+    validator = shutil.which("ncvalidator")
+    if validator is None:
+        return ""
+    for name in sorted(os.listdir(workdir)):
+        if name.endswith(".nc"):
+            p = subprocess.run([validator, os.path.join(workdir, name)],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                return "ncvalidator rejects %s: %s" % (name, p.stdout[-500:])
+    return ""
+
+
+class Runner:
+    def __init__(self, a, preset):
+        self.a = a
+        self.preset = preset
+        self.rows = []
+        self.done = 0
+        self.total = 0
+        self.t_start = time.time()
+
+    def progress(self, what):
+        self.done += 1
+        el = time.time() - self.t_start
+        sys.stderr.write("[%3d/%d %5.0fs] %s\n" % (self.done, self.total,
+                                                  el, what))
+        sys.stderr.flush()
+
+    def run_case(self, bench, args, np_, spec, workdir):
+        label, lib, hints = spec
+        exe = executable(self.a.bin_dir, bench, lib)
+        cmd = [self.a.mpirun, "--oversubscribe", "-np", str(np_), exe] + \
+            args + ["-c", "-q", "-k", "-d", workdir,
+                    "-r", str(self.reps), "-w", str(self.warmup)]
+        env = mpi_env(self.a.hints, hints, self.a.mca_io)
+        t0 = time.time()
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                           timeout=self.a.timeout)
+        self.progress("%-11s %-28s np=%d %-10s %.1fs" % (
+            bench, " ".join(args), np_, label, time.time() - t0))
+        if p.returncode != 0:
+            raise RuntimeError("FAILED (exit %d): %s\n%s%s" % (
+                p.returncode, " ".join(cmd), p.stdout[-2000:],
+                p.stderr[-2000:]))
+        bad = validate_netcdf(workdir) if lib in NETCDF_LIBS else ""
+        if bad:
+            raise RuntimeError("FAILED: %s: %s" % (" ".join(cmd), bad))
+        return parse_csv_lines(p.stdout, label)
+
+    def run_limits(self, nbytes, workdir):
+        exe = os.path.join(self.a.bin_dir, "limits")
+        cmd = [exe, "-c", "-d", workdir, "-s", str(max(nbytes, 1)),
+               "-r", str(self.reps)]
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=self.a.timeout)
+        self.progress("limits      %d bytes" % nbytes)
+        if p.returncode != 0:
+            raise RuntimeError("FAILED: %s\n%s" % (" ".join(cmd), p.stderr))
+        return parse_csv_lines(p.stdout, "machine")
+
+    def cases(self):
+        out = []
+        for bench in self.benches:
+            for args in self.preset[bench]:
+                out.append((bench, args))
+        return out
+
+    def plan(self, specs):
+        n = 0
+        for bench, _ in self.cases():
+            n += 1 + len(specs) * len(self.ranks_of(bench))
+        self.total = n
+
+    def ranks_of(self, bench):
+        return bench_ranks(bench, self.ranks, self.preset,
+                           self.a.ranks is not None)
+
+    def run(self, specs):
+        self.plan(specs)
+        for bench, args in self.cases():
+            case_rows = []
+            ranks = self.ranks_of(bench)
+            if not ranks:
+                sys.stderr.write("ncpario-bench: %s skipped: it needs a "
+                                 "square rank count\n" % bench)
+            for i, np_ in enumerate(ranks):
+                k = i % len(specs)
+                for spec in specs[k:] + specs[:k]:
+                    workdir = tempfile.mkdtemp(prefix="ncpario-bench.",
+                                               dir=self.a.dir)
+                    try:
+                        case_rows += self.run_case(bench, args, np_, spec,
+                                                   workdir)
+                    finally:
+                        shutil.rmtree(workdir, ignore_errors=True)
+            self.rows += case_rows
+            self.rows += self.limits_for(case_rows, bench)
+
+    def limits_for(self, case_rows, bench):
+        written = [r["bytes"] for r in case_rows if r["phase"] == "total_w"]
+        workdir = tempfile.mkdtemp(prefix="ncpario-bench.", dir=self.a.dir)
+        try:
+            rows = self.run_limits(max(written) if written else 1, workdir)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        for r in rows:
+            r["bench"] = bench
+        return rows
+
+
+def main(argv=None):
+    a = parse_args(argv)
+    preset = PRESETS[a.preset]
+    here = os.path.dirname(os.path.abspath(__file__))
+    if a.bin_dir is None:
+        a.bin_dir = os.path.join(here, "..", "build", "bench")
+    r = Runner(a, preset)
+    r.ranks = positive_ints(a.ranks, "--ranks") if a.ranks \
+        else preset["ranks"]
+    if (a.reps is not None and a.reps < 1) or (a.warmup or 0) < 0:
+        usage_error("--reps must be >= 1 and --warmup >= 0")
+    r.reps = a.reps or preset["reps"]
+    r.warmup = preset["warmup"] if a.warmup is None else a.warmup
+    r.benches = [b for b in a.benchmarks.split(",") if b]
+    for b in r.benches:
+        if b not in BENCHES:
+            usage_error("unknown benchmark '%s'" % b)
+    specs = lib_specs(a.libs)
+    missing = [executable(a.bin_dir, b, s[1]) for b in r.benches
+               for s in specs
+               if not os.access(executable(a.bin_dir, b, s[1]), os.X_OK)]
+    if missing:
+        sys.stderr.write("ncpario-bench: not built: %s\n"
+                         % ", ".join(missing))
+        return 1
+    try:
+        r.run(specs)
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        sys.stderr.write("ncpario-bench: %s\n" % e)
+        return 1
+    return bench_report.write_all(r.rows, a, r)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
