@@ -96,27 +96,40 @@ typedef struct mem_cursor {
     MPI_Offset at;
 } mem_cursor;
 
+/* The next slice of memory at the cursor, at most `want` bytes: its
+ * address in *p, its length returned (0 when memory is used up). */
+static MPI_Offset cursor_take(mem_cursor *c, MPI_Offset want, char **p)
+{
+    MPI_Offset left, piece;
+    if (c->i >= c->mem->n) return 0;
+    left = c->mem->len[c->i] - c->at;
+    piece = left < want ? left : want;
+    *p = (char *)(intptr_t)c->mem->off[c->i] + c->at;
+    c->at += piece;
+    if (c->at == c->mem->len[c->i]) {
+        c->i++;
+        c->at = 0;
+    }
+    return piece;
+}
+
 /* Fill iov with up to NCP_POSIX_IOV slices of the next `want` bytes of
  * memory (each below 1 GiB, so no length overflows ssize_t sums). */
 static int take_iov(mem_cursor *c, MPI_Offset want, struct iovec *iov,
                     MPI_Offset *got)
 {
+    const MPI_Offset cap = (MPI_Offset)1 << 30;
     int n = 0;
     *got = 0;
-    while (want > 0 && n < NCP_POSIX_IOV && c->i < c->mem->n) {
-        MPI_Offset left = c->mem->len[c->i] - c->at;
-        MPI_Offset piece = left < want ? left : want;
-        if (piece > ((MPI_Offset)1 << 30)) piece = (MPI_Offset)1 << 30;
-        iov[n].iov_base = (char *)(intptr_t)c->mem->off[c->i] + c->at;
+    while (want > 0 && n < NCP_POSIX_IOV) {
+        char *p;
+        MPI_Offset piece = cursor_take(c, want < cap ? want : cap, &p);
+        if (piece == 0) break;
+        iov[n].iov_base = p;
         iov[n].iov_len = (size_t)piece;
         n++;
         *got += piece;
         want -= piece;
-        c->at += piece;
-        if (c->at == c->mem->len[c->i]) {
-            c->i++;
-            c->at = 0;
-        }
     }
     return n;
 }
@@ -171,27 +184,20 @@ static int64_t sieve_end(const ncp_extents *ext, int64_t i)
 /* Copy n bytes from src into the memory pieces at the cursor. */
 static void copy_out(mem_cursor *c, const char *src, MPI_Offset n)
 {
-    while (n > 0 && c->i < c->mem->n) {
-        MPI_Offset left = c->mem->len[c->i] - c->at;
-        MPI_Offset piece = left < n ? left : n;
-        memcpy((char *)(intptr_t)c->mem->off[c->i] + c->at, src,
-               (size_t)piece);
+    char *p;
+    MPI_Offset piece;
+    while (n > 0 && (piece = cursor_take(c, n, &p)) > 0) {
+        memcpy(p, src, (size_t)piece);
         src += piece;
         n -= piece;
-        c->at += piece;
-        if (c->at == c->mem->len[c->i]) {
-            c->i++;
-            c->at = 0;
-        }
     }
 }
 
 /* Read extents [i, j) through buf (span bytes from ext->off[i]). */
 static int sieve_read(int fd, const ncp_extents *ext, int64_t i, int64_t j,
-                      char *buf, mem_cursor *cur, int *eof)
+                      MPI_Offset span, char *buf, mem_cursor *cur, int *eof)
 {
     MPI_Offset base = ext->off[i];
-    MPI_Offset span = ext->off[j - 1] + ext->len[j - 1] - base;
     struct iovec one = {buf, (size_t)span};
     int64_t have;
     int err = move_iov(fd, 0, &one, 1, base, &have);
@@ -229,7 +235,7 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
             buf = malloc((size_t)buf_len);
             if (buf == NULL) return NC_ENOMEM;
         }
-        err = sieve_read(fd, ext, i, j, buf, &cur, &eof);
+        err = sieve_read(fd, ext, i, j, span, buf, &cur, &eof);
         i = j;
     }
     free(buf);
