@@ -14,6 +14,7 @@
  * aggregator's pwritev points straight into the staging buffer.
  */
 #include "ncp_posix.h"
+#include "ncp_stream.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,14 +32,6 @@ typedef struct agg_plan {
     MPI_Offset dsz;      /* domain size, a multiple of NCP_AGG_ALIGN */
     int64_t nrounds;
 } agg_plan;
-
-/* One rank's view of its own bytes: prefix sums over its extents and its
- * memory pieces, for mapping a file byte to a memory address. */
-typedef struct agg_src {
-    const ncp_extents *ext, *mem;
-    MPI_Offset *ext_at; /* stream position of each extent's first byte */
-    MPI_Offset *mem_at; /* stream position of each memory piece */
-} agg_src;
 
 static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
 {
@@ -74,28 +67,6 @@ static void plan_window(const ncp_file *f, const agg_plan *p, int a,
     if (*lo > *hi) *lo = *hi;
 }
 
-static MPI_Offset *prefix_sums(const ncp_extents *e)
-{
-    MPI_Offset *at = malloc((size_t)(e->n + 1) * sizeof(*at));
-    int64_t i;
-    if (!at) return NULL;
-    at[0] = 0;
-    for (i = 0; i < e->n; i++) at[i + 1] = at[i] + e->len[i];
-    return at;
-}
-
-/* The last index i with at[i] <= x (at ascending, at[0] <= x). */
-static int64_t last_at_or_below(const MPI_Offset *at, int64_t n, MPI_Offset x)
-{
-    int64_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo + 1) / 2;
-        if (at[mid] <= x) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
-
 /* The first extent ending after x. */
 static int64_t first_ending_after(const ncp_extents *e, MPI_Offset x)
 {
@@ -113,7 +84,7 @@ static int64_t first_ending_after(const ncp_extents *e, MPI_Offset x)
  * to meta as (offset, length) pairs, and the stream range [*s0, *s1) that
  * holds them (contiguous, since extents are in stream order).
  */
-static int64_t clip_window(const agg_src *s, MPI_Offset lo, MPI_Offset hi,
+static int64_t clip_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
                            MPI_Offset *meta, MPI_Offset *s0, MPI_Offset *s1)
 {
     const ncp_extents *e = s->ext;
@@ -130,34 +101,6 @@ static int64_t clip_window(const agg_src *s, MPI_Offset lo, MPI_Offset hi,
         n++;
     }
     return n;
-}
-
-/* A datatype for the memory of stream range [s0, s1): hindexed blocks at
- * absolute addresses (used from MPI_BOTTOM). */
-static int stream_type(const agg_src *s, MPI_Offset s0, MPI_Offset s1,
-                       MPI_Datatype *t)
-{
-    const ncp_extents *m = s->mem;
-    int64_t first = last_at_or_below(s->mem_at, m->n, s0), i, k = 0;
-    int64_t nblk = last_at_or_below(s->mem_at, m->n, s1 - 1) - first + 1;
-    int *blen = malloc((size_t)nblk * sizeof(*blen));
-    MPI_Aint *disp = malloc((size_t)nblk * sizeof(*disp));
-    if (!blen || !disp) {
-        free(blen);
-        free(disp);
-        return NC_ENOMEM;
-    }
-    for (i = first; k < nblk; i++, k++) {
-        MPI_Offset a = s0 > s->mem_at[i] ? s0 : s->mem_at[i];
-        MPI_Offset b = s1 < s->mem_at[i + 1] ? s1 : s->mem_at[i + 1];
-        disp[k] = (MPI_Aint)(m->off[i] + (a - s->mem_at[i]));
-        blen[k] = (int)(b - a);
-    }
-    MPI_Type_create_hindexed((int)nblk, blen, disp, MPI_BYTE, t);
-    MPI_Type_commit(t);
-    free(blen);
-    free(disp);
-    return NC_NOERR;
 }
 
 /* One round's traffic, sized for nprocs peers. */
@@ -236,12 +179,11 @@ static int round_alloc(agg_round *r, int np, int64_t next)
     return NC_NOERR;
 }
 
-
 /*
  * The sender's half of round k: for each aggregator, my clipped extents
  * (metadata) and a datatype over the memory holding their bytes.
  */
-static int round_pack(ncp_file *f, const agg_plan *p, const agg_src *s,
+static int round_pack(ncp_file *f, const agg_plan *p, const ncp_stream *s,
                       agg_round *r, int64_t k)
 {
     int a, err = NC_NOERR;
@@ -258,7 +200,8 @@ static int round_pack(ncp_file *f, const agg_plan *p, const agg_src *s,
         r->meta_scnt[peer] = (int)(2 * n);
         r->cnt_out[2 * peer] = n;
         r->cnt_out[2 * peer + 1] = n ? s1 - s0 : 0;
-        if (n && err == NC_NOERR) err = stream_type(s, s0, s1, &r->stype[peer]);
+        if (n && err == NC_NOERR)
+            err = ncp_stream_type(s, s0, s1, &r->stype[peer]);
         used += n;
     }
     return err;
@@ -339,32 +282,6 @@ static void writer_add(agg_writer *w, MPI_Offset off, MPI_Offset len,
     w->end += len;
 }
 
-/* A min-heap of peers keyed by the file offset of their next pair. */
-typedef struct agg_heap {
-    int *peer, n;
-    const MPI_Offset *meta;
-    int64_t *next; /* per peer: index of its next pair */
-} agg_heap;
-
-static MPI_Offset heap_key(const agg_heap *h, int i)
-{
-    return h->meta[2 * h->next[h->peer[i]]];
-}
-
-static void heap_down(agg_heap *h, int i)
-{
-    for (;;) {
-        int c = 2 * i + 1, t;
-        if (c >= h->n) return;
-        if (c + 1 < h->n && heap_key(h, c + 1) < heap_key(h, c)) c++;
-        if (heap_key(h, i) <= heap_key(h, c)) return;
-        t = h->peer[i];
-        h->peer[i] = h->peer[c];
-        h->peer[c] = t;
-        i = c;
-    }
-}
-
 /*
  * Write what the peers sent, in file order: a k-way merge of their sorted
  * pair lists, O(n log k), with no copy beyond the staging buffer.
@@ -372,35 +289,22 @@ static void heap_down(agg_heap *h, int i)
 static int inbox_write(int fd, int np, agg_inbox *in)
 {
     agg_writer *w = calloc(1, sizeof(*w));
-    agg_heap h = {malloc((size_t)np * sizeof(int)), 0, in->meta,
-                  malloc((size_t)np * sizeof(int64_t))};
-    int64_t *taken = calloc((size_t)np, sizeof(int64_t));
-    int q, err;
-    if (!w || !h.peer || !h.next || !taken) {
-        err = NC_ENOMEM;
-        goto done;
+    int64_t *taken = calloc((size_t)np, sizeof(int64_t)), i;
+    ncp_kmerge m;
+    int q, err = ncp_kmerge_init(&m, np, in->meta, in->meta_at);
+    if (!w || !taken) err = NC_ENOMEM;
+    if (err == NC_NOERR) {
+        w->fd = fd;
+        while ((q = ncp_kmerge_pop(&m, &i)) >= 0) {
+            writer_add(w, in->meta[2 * i], in->meta[2 * i + 1],
+                       in->stage + in->stage_at[q] + taken[q]);
+            taken[q] += in->meta[2 * i + 1];
+        }
+        writer_flush(w);
+        err = w->err;
     }
-    w->fd = fd;
-    for (q = 0; q < np; q++) {
-        h.next[q] = in->meta_at[q];
-        if (in->meta_at[q] < in->meta_at[q + 1]) h.peer[h.n++] = q;
-    }
-    for (q = h.n / 2 - 1; q >= 0; q--) heap_down(&h, q);
-    while (h.n > 0) {
-        int p = h.peer[0];
-        int64_t i = h.next[p];
-        writer_add(w, in->meta[2 * i], in->meta[2 * i + 1],
-                   in->stage + in->stage_at[p] + taken[p]);
-        taken[p] += in->meta[2 * i + 1];
-        if (++h.next[p] == in->meta_at[p + 1]) h.peer[0] = h.peer[--h.n];
-        heap_down(&h, 0);
-    }
-    writer_flush(w);
-    err = w->err;
-done:
+    ncp_kmerge_free(&m);
     free(w);
-    free(h.peer);
-    free(h.next);
     free(taken);
     return err;
 }
@@ -412,7 +316,7 @@ done:
  * agreed code is returned.  A failed write is this aggregator's own and
  * goes to *werr (the first one kept).
  */
-static int round_run(ncp_file *f, const agg_plan *p, const agg_src *s,
+static int round_run(ncp_file *f, const agg_plan *p, const ncp_stream *s,
                      agg_round *r, int64_t k, int *werr)
 {
     agg_inbox in;
@@ -441,13 +345,13 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
                                const ncp_extents *mem)
 {
     agg_plan p;
-    agg_src s = {ext, mem, prefix_sums(ext), prefix_sums(mem)};
+    ncp_stream s;
     agg_round r;
     int np, err, werr = NC_NOERR;
     int64_t k;
     MPI_Comm_size(f->comm, &np);
     err = round_alloc(&r, np, ext->n + f->posix->naggr);
-    if (!s.ext_at || !s.mem_at) err = NC_ENOMEM;
+    if (ncp_stream_init(&s, ext, mem) != NC_NOERR) err = NC_ENOMEM;
     err = ncp_io_agree(f->comm, err);
     if (err == NC_NOERR) plan_make(f, ext, &p);
     /* a failed write on one aggregator does not stop the rounds: the
@@ -455,7 +359,6 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     for (k = 0; err == NC_NOERR && k < p.nrounds; k++)
         err = round_run(f, &p, &s, &r, k, &werr);
     round_free(&r);
-    free(s.ext_at);
-    free(s.mem_at);
+    ncp_stream_free(&s);
     return err != NC_NOERR ? err : werr;
 }

@@ -1,0 +1,60 @@
+/*
+ * ncp_stream.h -- one rank's transfer seen as a byte stream: the bytes of
+ * its sorted file extents, in file order, held by its memory pieces in
+ * the same order.  The exchanges of the aggregated paths (posix_agg.c,
+ * group.c) cut this stream into ranges, each shipped to or from another
+ * rank as one message; the helpers here map a stream range to file
+ * extents and to a datatype over the memory that needs no packing.
+ */
+#ifndef NCP_STREAM_H
+#define NCP_STREAM_H
+
+#include "ncp_io.h"
+
+typedef struct ncp_stream {
+    const ncp_extents *ext, *mem;
+    MPI_Offset *ext_at; /* stream position of each extent's first byte, n+1 */
+    MPI_Offset *mem_at; /* stream position of each memory piece, n+1 */
+} ncp_stream;
+
+/* NC_ENOMEM when the prefix sums cannot be allocated; ncp_stream_free
+ * is safe after either outcome. */
+int ncp_stream_init(ncp_stream *s, const ncp_extents *ext,
+                    const ncp_extents *mem);
+void ncp_stream_free(ncp_stream *s);
+
+/* The last index i in at[0..n) with at[i] <= x (at ascending, at[0] <= x). */
+int64_t ncp_last_at_or_below(const MPI_Offset *at, int64_t n, MPI_Offset x);
+
+/* The file extents of stream range [s0, s1), appended to pairs as
+ * (offset, length); returns how many. */
+int64_t ncp_stream_clip(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                        MPI_Offset *pairs);
+
+/* A committed datatype over the memory of stream range [s0, s1) (s0 < s1):
+ * hindexed bytes at absolute addresses, used from MPI_BOTTOM. */
+int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                    MPI_Datatype *t);
+
+/*
+ * A k-way merge of sorted (offset, length) pair lists, O(n log k): the
+ * lists of nsrc sources lie one after another in pairs, source q's from
+ * index first[q] to first[q + 1].  Ties go to the lower source, so a
+ * merge is the same on every run.
+ */
+typedef struct ncp_kmerge {
+    int n;                   /* sources still holding pairs */
+    int *heap;               /* those sources, a min-heap */
+    const MPI_Offset *pairs;
+    int64_t *next;           /* per source: its next pair */
+    const int64_t *end;      /* per source: one past its last pair */
+} ncp_kmerge;
+
+int ncp_kmerge_init(ncp_kmerge *m, int nsrc, const MPI_Offset *pairs,
+                    const int64_t *first);
+/* The next pair in file order: its source (-1 when none is left) and,
+ * in *i, its index in pairs. */
+int ncp_kmerge_pop(ncp_kmerge *m, int64_t *i);
+void ncp_kmerge_free(ncp_kmerge *m);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * stream.c -- a rank's transfer as a byte stream (ncp_stream.h).
+ */
+#include "ncp_stream.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "pnetcdf.h"
+
+static MPI_Offset *prefix_sums(const ncp_extents *e)
+{
+    MPI_Offset *at = malloc((size_t)(e->n + 1) * sizeof(*at));
+    int64_t i;
+    if (!at) return NULL;
+    at[0] = 0;
+    for (i = 0; i < e->n; i++) at[i + 1] = at[i] + e->len[i];
+    return at;
+}
+
+int ncp_stream_init(ncp_stream *s, const ncp_extents *ext,
+                    const ncp_extents *mem)
+{
+    s->ext = ext;
+    s->mem = mem;
+    s->ext_at = prefix_sums(ext);
+    s->mem_at = prefix_sums(mem);
+    return s->ext_at && s->mem_at ? NC_NOERR : NC_ENOMEM;
+}
+
+void ncp_stream_free(ncp_stream *s)
+{
+    free(s->ext_at);
+    free(s->mem_at);
+    s->ext_at = s->mem_at = NULL;
+}
+
+int64_t ncp_last_at_or_below(const MPI_Offset *at, int64_t n, MPI_Offset x)
+{
+    int64_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (at[mid] <= x) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+int64_t ncp_stream_clip(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                        MPI_Offset *pairs)
+{
+    const ncp_extents *e = s->ext;
+    int64_t i, n = 0;
+    if (s0 >= s1) return 0;
+    for (i = ncp_last_at_or_below(s->ext_at, e->n, s0);
+         i < e->n && s->ext_at[i] < s1; i++) {
+        MPI_Offset a = s0 > s->ext_at[i] ? s0 : s->ext_at[i];
+        MPI_Offset b = s1 < s->ext_at[i + 1] ? s1 : s->ext_at[i + 1];
+        pairs[2 * n] = e->off[i] + (a - s->ext_at[i]);
+        pairs[2 * n + 1] = b - a;
+        n++;
+    }
+    return n;
+}
+
+int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                    MPI_Datatype *t)
+{
+    const ncp_extents *m = s->mem;
+    int64_t first = ncp_last_at_or_below(s->mem_at, m->n, s0), i, k = 0;
+    int64_t nblk = ncp_last_at_or_below(s->mem_at, m->n, s1 - 1) - first + 1;
+    int *blen = malloc((size_t)nblk * sizeof(*blen));
+    MPI_Aint *disp = malloc((size_t)nblk * sizeof(*disp));
+    if (!blen || !disp) {
+        free(blen);
+        free(disp);
+        return NC_ENOMEM;
+    }
+    for (i = first; k < nblk; i++, k++) {
+        MPI_Offset a = s0 > s->mem_at[i] ? s0 : s->mem_at[i];
+        MPI_Offset b = s1 < s->mem_at[i + 1] ? s1 : s->mem_at[i + 1];
+        disp[k] = (MPI_Aint)(m->off[i] + (a - s->mem_at[i]));
+        blen[k] = (int)(b - a);
+    }
+    MPI_Type_create_hindexed((int)nblk, blen, disp, MPI_BYTE, t);
+    MPI_Type_commit(t);
+    free(blen);
+    free(disp);
+    return NC_NOERR;
+}
+
+/* Does source a's next pair come before source b's? */
+static int kmerge_before(const ncp_kmerge *m, int a, int b)
+{
+    MPI_Offset oa = m->pairs[2 * m->next[a]], ob = m->pairs[2 * m->next[b]];
+    return oa < ob || (oa == ob && a < b);
+}
+
+static void kmerge_down(ncp_kmerge *m, int i)
+{
+    for (;;) {
+        int c = 2 * i + 1, t;
+        if (c >= m->n) return;
+        if (c + 1 < m->n && kmerge_before(m, m->heap[c + 1], m->heap[c])) c++;
+        if (!kmerge_before(m, m->heap[c], m->heap[i])) return;
+        t = m->heap[i];
+        m->heap[i] = m->heap[c];
+        m->heap[c] = t;
+        i = c;
+    }
+}
+
+int ncp_kmerge_init(ncp_kmerge *m, int nsrc, const MPI_Offset *pairs,
+                    const int64_t *first)
+{
+    int q;
+    m->n = 0;
+    m->pairs = pairs;
+    m->end = first + 1;
+    m->heap = malloc((size_t)(nsrc ? nsrc : 1) * sizeof(int));
+    m->next = malloc((size_t)(nsrc ? nsrc : 1) * sizeof(int64_t));
+    if (!m->heap || !m->next) return NC_ENOMEM;
+    for (q = 0; q < nsrc; q++) {
+        m->next[q] = first[q];
+        if (first[q] < first[q + 1]) m->heap[m->n++] = q;
+    }
+    for (q = m->n / 2 - 1; q >= 0; q--) kmerge_down(m, q);
+    return NC_NOERR;
+}
+
+int ncp_kmerge_pop(ncp_kmerge *m, int64_t *i)
+{
+    int q;
+    if (m->n == 0) return -1;
+    q = m->heap[0];
+    *i = m->next[q]++;
+    if (m->next[q] == m->end[q]) m->heap[0] = m->heap[--m->n];
+    kmerge_down(m, 0);
+    return q;
+}
+
+void ncp_kmerge_free(ncp_kmerge *m)
+{
+    free(m->heap);
+    free(m->next);
+    m->heap = NULL;
+    m->next = NULL;
+}
