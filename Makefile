@@ -3,7 +3,8 @@
 #   make                build the library, tools and tests in build/
 #   make test           install deps, then: build/ with -Werror and every
 #                       test (posix driver), the MPI tests again through the
-#                       mpiio driver on OMPIO and on ROMIO; build-asan/
+#                       mpiio driver on OMPIO and on ROMIO, and through
+#                       I/O groups on both drivers; build-asan/
 #                       (ASan+UBSan) unit and MPI tests;
 #                       build-fuzz/ (clang) the header fuzzer for FUZZ_SECONDS
 #   make demo           install deps, build, run the benchmark suite's
@@ -29,8 +30,8 @@ BUILD_ASAN   := build-asan
 BUILD_FUZZ   := build-fuzz
 CTEST_FLAGS  := --output-on-failure -j$(JOBS)
 
-.PHONY: all build deps configure test test-main test-mpiio test-romio test-asan \
-        test-fuzz demo \
+.PHONY: all build deps configure test test-main test-mpiio test-romio \
+        test-groups test-asan test-fuzz demo \
         install clean
 
 all: build
@@ -47,7 +48,7 @@ build: $(BUILD)/CMakeCache.txt
 	$(CMAKE) --build $(BUILD) -j$(JOBS)
 
 test: deps
-	$(MAKE) test-main test-mpiio test-romio test-asan test-fuzz
+	$(MAKE) test-main test-mpiio test-romio test-groups test-asan test-fuzz
 
 test-main:
 	$(CMAKE) -S . -B $(BUILD) -DNCP_WERROR=ON $(CMAKE_ARGS)
@@ -68,6 +69,19 @@ test-mpiio: test-main
 test-romio: test-main
 	cd $(BUILD) && $(MPIIO_HINTS) OMPI_MCA_io=romio321 $(CTEST) $(CTEST_FLAGS) \
 	    -L '^mpi$$' --no-tests=error
+
+# Every MPI test again through I/O groups, each file still compared byte
+# for byte with PnetCDF's: uneven groups of 3 with a staging cap that cuts
+# most transfers into rounds (posix driver), and one aggregator for all
+# ranks over MPI-IO (ROMIO).
+GROUP_HINTS_POSIX := nc_io_group_size=3;nc_io_group_buffer_size=4096
+GROUP_HINTS_MPIIO := nc_io_group_size=all;nc_driver=mpiio
+
+test-groups: test-main
+	cd $(BUILD) && PNETCDF_HINTS='$(GROUP_HINTS_POSIX)' $(CTEST) \
+	    $(CTEST_FLAGS) -L '^mpi$$' --no-tests=error
+	cd $(BUILD) && PNETCDF_HINTS='$(GROUP_HINTS_MPIIO)' OMPI_MCA_io=romio321 \
+	    $(CTEST) $(CTEST_FLAGS) -L '^mpi$$' --no-tests=error
 
 # PnetCDF comparisons are left to the main tree: they check file contents,
 # which the sanitizers do not change, and they would double the run time.

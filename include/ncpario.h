@@ -29,6 +29,14 @@ extern "C" {
  * on this rank, summed: open (create/open), define (define mode, enddef
  * included), post (building requests: validation and conversion), wait
  * (moving bytes: every flush, blocking calls included) and close.
+ *
+ * I/O groups (hints nc_io_group_size, nc_num_aggrs_per_node): per
+ * direction, the rounds this rank took part in, the data bytes that moved
+ * between it and its group's aggregator (counted on the member's side
+ * only, so zero on aggregators and summed over ranks the whole traffic),
+ * and seconds spent in that exchange (communication phase) and in the
+ * aggregators' file I/O (I/O phase; zero on members).  All zero on a file
+ * that is not grouped.
  */
 typedef struct ncpario_profile {
     long long mpiio_write_calls;
@@ -42,6 +50,14 @@ typedef struct ncpario_profile {
     double time_post;
     double time_wait;
     double time_close;
+    long long group_rounds_write;
+    long long group_rounds_read;
+    long long group_bytes_shipped_write;
+    long long group_bytes_shipped_read;
+    double time_group_comm_write;
+    double time_group_io_write;
+    double time_group_comm_read;
+    double time_group_io_read;
 } ncpario_profile;
 
 /* Copy the dataset's counters to *prof.  NC_EBADID for an unknown ncid.

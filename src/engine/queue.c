@@ -385,15 +385,3 @@ int ncmpi_inq_buffer_size(int ncid, MPI_Offset *buf_size)
     if (buf_size) *buf_size = ds->queue.bput_size;
     return NC_NOERR;
 }
-
-/* --- counters ------------------------------------------------------------- */
-
-int ncpario_inq_profile(int ncid, ncpario_profile *prof)
-{
-    ncp_dataset *ds;
-    int err;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if (!prof) return NC_EINVAL;
-    *prof = ds->prof;
-    return NC_NOERR;
-}

@@ -3,6 +3,7 @@
  * open, and the calls of ncp_io.h passed on to the driver of each file.
  */
 #include "ncp_io_driver.h"
+#include "ncp_group.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -122,10 +123,11 @@ static void file_release(ncp_file *f)
     if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
 }
 
-int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
-                int clobber, int writable, MPI_Info info)
+/* Collective: f's fields before any driver sees it. */
+static int file_init(ncp_file *f, MPI_Comm comm, const char *path,
+                     int writable, MPI_Info info)
 {
-    int err = NC_NOERR, rank;
+    int err = NC_NOERR;
     memset(f, 0, sizeof(*f));
     f->comm = comm;
     f->fh = MPI_FILE_NULL;
@@ -133,20 +135,47 @@ int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
     f->fd = -1;
     f->info = MPI_INFO_NULL;
     f->writable = writable;
-    MPI_Comm_rank(comm, &rank);
     f->path = strdup(path);
     if (!f->path) err = NC_ENOMEM;
     if (info != MPI_INFO_NULL && err == NC_NOERR) MPI_Info_dup(info, &f->info);
-    err = ncp_io_agree(comm, err);
+    return ncp_io_agree(comm, err);
+}
+
+/* Every hint is checked before the driver opens, so a bad one creates
+ * nothing. */
+int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
+                int clobber, int writable, MPI_Info info)
+{
+    ncp_group_conf groups;
+    int err, rank;
+    MPI_Comm_rank(comm, &rank);
+    err = file_init(f, comm, path, writable, info);
     if (err == NC_NOERR) err = choose_driver(f, rank);
+    if (err == NC_NOERR) err = ncp_group_conf_read(f, &groups);
     if (err == NC_NOERR) err = f->drv->open(f, create, clobber);
+    if (err == NC_NOERR && (groups.size || groups.per_node)) {
+        err = ncp_group_open(f, &groups);
+        if (err != NC_NOERR) f->drv->close(f);
+    }
+    if (err != NC_NOERR) file_release(f);
+    return err;
+}
+
+int ncp_io_open_plain(ncp_file *f, MPI_Comm comm, const char *path,
+                      int writable, MPI_Info info, const ncp_io_driver *drv)
+{
+    int err = file_init(f, comm, path, writable, info);
+    f->drv = drv;
+    if (err == NC_NOERR) err = drv->open(f, 0, 0);
     if (err != NC_NOERR) file_release(f);
     return err;
 }
 
 int ncp_io_close(ncp_file *f)
 {
-    int err = f->drv ? f->drv->close(f) : NC_NOERR;
+    int err = ncp_group_close(f), e;
+    e = f->drv ? f->drv->close(f) : NC_NOERR;
+    if (err == NC_NOERR) err = e;
     file_release(f);
     return err;
 }
@@ -162,12 +191,16 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
         one.len = &len;
         one.nbytes = len;
     }
-    return f->drv->xferv(f, 1, is_write, ext, &one);
+    return ncp_io_xferv(f, 1, is_write, ext, &one);
 }
 
+/* Independent transfers cannot be grouped: an aggregator would have to
+ * take part in a call it does not make. */
 int ncp_io_xferv(ncp_file *f, int collective, int is_write,
                  const ncp_extents *ext, const ncp_extents *mem)
 {
+    if (collective && f->group)
+        return ncp_group_xferv(f, is_write, ext, mem);
     return f->drv->xferv(f, collective, is_write, ext, mem);
 }
 
@@ -192,7 +225,13 @@ int ncp_io_set_size(ncp_file *f, MPI_Offset size)
     return f->drv->set_size(f, size);
 }
 
-int ncp_io_sync(ncp_file *f) { return f->drv->sync(f); }
+int ncp_io_sync(ncp_file *f)
+{
+    int err = f->drv->sync(f), e;
+    if (!f->group) return err;
+    e = ncp_group_sync(f);
+    return err != NC_NOERR ? err : e;
+}
 
 int ncp_io_get_info(ncp_file *f, MPI_Info *info)
 {

@@ -36,6 +36,17 @@ int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len);
 
 typedef struct ncp_io_driver ncp_io_driver;
 struct ncp_posix;
+struct ncp_group;
+
+/* What the I/O groups (group.c) did for this rank, per direction: rounds
+ * taken, bytes it shipped to or received from other ranks of its group
+ * (its own excluded), and seconds in the exchange and in the file I/O. */
+typedef struct ncp_group_stats {
+    int64_t rounds[2];        /* [0] read, [1] write */
+    int64_t bytes_shipped[2];
+    double time_comm[2];
+    double time_io[2];
+} ncp_group_stats;
 
 typedef struct ncp_file {
     MPI_Comm comm;      /* the dataset's communicator (not owned) */
@@ -47,11 +58,14 @@ typedef struct ncp_file {
     MPI_File fh_self;   /* mpiio: independent handle, MPI_FILE_NULL until used */
     int fd;             /* posix: this rank's descriptor */
     struct ncp_posix *posix; /* posix: the aggregators and their limits */
+    struct ncp_group *group; /* I/O groups, NULL when not grouped */
+    ncp_group_stats gstats;
 } ncp_file;
 
 /* Collective over comm.  create: 1 to create (clobber chooses truncate vs
  * NC_EEXIST); returns NC_* codes translated from MPI or errno values.  An
- * nc_driver hint naming no driver gives NC_EINVAL. */
+ * nc_driver hint naming no driver, or a bad I/O group hint, gives
+ * NC_EINVAL before anything is created. */
 int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
                 int clobber, int writable, MPI_Info info);
 int ncp_io_close(ncp_file *f);
@@ -63,7 +77,9 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
                     void *buf);
 /* The same with the memory side in pieces: mem lists (address, length)
  * pairs, address cast to MPI_Offset, in the order of ext's bytes, with
- * mem->nbytes == ext->nbytes.  collective 0 uses the independent handle. */
+ * mem->nbytes == ext->nbytes.  collective 0 uses the independent handle.
+ * A collective transfer on a grouped file goes through the groups'
+ * aggregators. */
 int ncp_io_xferv(ncp_file *f, int collective, int is_write,
                  const ncp_extents *ext, const ncp_extents *mem);
 

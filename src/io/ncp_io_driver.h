@@ -30,6 +30,11 @@ struct ncp_io_driver {
 extern const ncp_io_driver ncp_io_mpiio_driver;
 extern const ncp_io_driver ncp_io_posix_driver;
 
+/* Collective over comm: open the existing file path with driver drv,
+ * ungrouped (for the I/O groups' aggregators).  f is initialized here. */
+int ncp_io_open_plain(ncp_file *f, MPI_Comm comm, const char *path,
+                      int writable, MPI_Info info, const ncp_io_driver *drv);
+
 /* All ranks of comm learn the worst (most negative) code. */
 int ncp_io_agree(MPI_Comm comm, int err);
 

@@ -31,6 +31,11 @@ int64_t ncp_last_at_or_below(const MPI_Offset *at, int64_t n, MPI_Offset x);
 int64_t ncp_stream_clip(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
                         MPI_Offset *pairs);
 
+/* Append the memory pieces of stream range [s0, s1) to out (addresses
+ * as MPI_Offset, as in an ncp_extents memory list). */
+int ncp_stream_mem_add(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                       ncp_extents *out);
+
 /* A committed datatype over the memory of stream range [s0, s1) (s0 < s1):
  * hindexed bytes at absolute addresses, used from MPI_BOTTOM. */
 int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,

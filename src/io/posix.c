@@ -262,8 +262,11 @@ static int open_fd(ncp_file *f, int flags, int fallback)
 }
 
 /*
- * The aggregators: the first nc_num_aggrs_per_node ranks (default 1) of
- * every node, in rank order.  Rank 0's hints choose for everyone.
+ * The aggregators of the file domains: the first nc_posix_aggrs_per_node
+ * ranks (default 1) of every node, in rank order.  Rank 0's hints choose
+ * for everyone.  (These are the driver's own; the I/O groups above the
+ * drivers, nc_num_aggrs_per_node and nc_io_group_size, open their
+ * aggregators' file with every aggregator writing its own bytes.)
  *
  * The default staging cap, 1 MiB, was measured (docs/BENCHMARKS.md): on
  * coll_perf at 4 ranks it wrote as fast as 4 and 64 MiB and kept the
@@ -278,10 +281,10 @@ static int posix_state(ncp_file *f)
     MPI_Comm_rank(f->comm, &rank);
     MPI_Comm_size(f->comm, &nprocs);
     if (rank == 0)
-        err = ncp_hints_get_int(f->info, "nc_num_aggrs_per_node", INT_MAX,
+        err = ncp_hints_get_int(f->info, "nc_posix_aggrs_per_node", INT_MAX,
                                 &per_node);
     if (rank == 0 && err == NC_NOERR)
-        err = ncp_hints_get_int(f->info, "nc_io_group_buffer_size",
+        err = ncp_hints_get_int(f->info, "nc_posix_buffer_size",
                                 (int64_t)1 << 30, &cap);
     vals[0] = err == NC_NOERR ? per_node : -1;
     vals[1] = cap;

@@ -63,6 +63,22 @@ int64_t ncp_stream_clip(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
     return n;
 }
 
+int ncp_stream_mem_add(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                       ncp_extents *out)
+{
+    const ncp_extents *m = s->mem;
+    int64_t i;
+    int err = NC_NOERR;
+    if (s0 >= s1) return NC_NOERR;
+    for (i = ncp_last_at_or_below(s->mem_at, m->n, s0);
+         i < m->n && s->mem_at[i] < s1 && err == NC_NOERR; i++) {
+        MPI_Offset a = s0 > s->mem_at[i] ? s0 : s->mem_at[i];
+        MPI_Offset b = s1 < s->mem_at[i + 1] ? s1 : s->mem_at[i + 1];
+        err = ncp_extents_add(out, m->off[i] + (a - s->mem_at[i]), b - a);
+    }
+    return err;
+}
+
 int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
                     MPI_Datatype *t)
 {

@@ -44,10 +44,10 @@ typedef struct setting {
 static const setting settings[] = {
     {"_mpiio.nc", "nc_driver=mpiio"},
     {"_posix.nc", "nc_driver=posix"},
-    {"_posix_a2.nc", "nc_driver=posix;nc_num_aggrs_per_node=2"},
-    {"_posix_a3.nc", "nc_driver=posix;nc_num_aggrs_per_node=3"},
-    {"_posix_direct.nc", "nc_driver=posix;nc_num_aggrs_per_node=64"},
-    {"_posix_rounds.nc", "nc_driver=posix;nc_io_group_buffer_size=1000"},
+    {"_posix_a2.nc", "nc_driver=posix;nc_posix_aggrs_per_node=2"},
+    {"_posix_a3.nc", "nc_driver=posix;nc_posix_aggrs_per_node=3"},
+    {"_posix_direct.nc", "nc_driver=posix;nc_posix_aggrs_per_node=64"},
+    {"_posix_rounds.nc", "nc_driver=posix;nc_posix_buffer_size=1000"},
     {"_default.nc", NULL},
 };
 #define NSETTINGS ((int)(sizeof(settings) / sizeof(settings[0])))
@@ -261,9 +261,9 @@ int main(int argc, char **argv)
     check_reported_driver(paths[NSETTINGS - 1]);
     tu_sibling(bad, sizeof bad, path, "_bad.nc");
     check_bad_hint(bad, paths[0], "nc_driver=bogus");
-    check_bad_hint(bad, paths[0], "nc_driver=posix;nc_num_aggrs_per_node=0");
-    check_bad_hint(bad, paths[0], "nc_driver=posix;nc_num_aggrs_per_node=two");
-    check_bad_hint(bad, paths[0], "nc_io_group_buffer_size=-5");
+    check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=0");
+    check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=two");
+    check_bad_hint(bad, paths[0], "nc_posix_buffer_size=-5");
 #endif
     return tu_finish("t_driver");
 }

@@ -1,0 +1,58 @@
+/*
+ * ncp_group.h -- I/O groups: application-level two-phase I/O (ASCEM-IO)
+ * above the drivers.  The ranks of a file form groups; the lowest rank of
+ * each is its aggregator.  A collective transfer ships every member's
+ * extents and bytes to its aggregator (the communication phase), and the
+ * aggregators alone move them with one collective driver call among
+ * themselves (the I/O phase); reads run the other way.  group.c owns the
+ * hints, the communicators and the aggregators' file; group_xfer.c the
+ * transfers.
+ */
+#ifndef NCP_GROUP_H
+#define NCP_GROUP_H
+
+#include "ncp_io_driver.h"
+
+/* The hints, agreed over every rank before anything is opened. */
+typedef struct ncp_group_conf {
+    int64_t size;     /* nc_io_group_size: ranks per group, 0 = unset,
+                         NCP_GROUP_ALL = every rank in one group */
+    int64_t per_node; /* nc_num_aggrs_per_node: groups per node, 0 = unset */
+    int64_t cap;      /* nc_io_group_buffer_size: staging bytes per round */
+} ncp_group_conf;
+
+#define NCP_GROUP_ALL (-1)
+
+typedef struct ncp_group {
+    MPI_Comm comm;      /* my group; its rank 0 is the aggregator */
+    int size, rank;
+    MPI_Comm acomm;     /* the aggregators; MPI_COMM_NULL on members */
+    ncp_file *afile;    /* the file opened over acomm; NULL on members */
+    int64_t cap;
+    MPI_Datatype pair;  /* an (offset, length) pair: two MPI_OFFSETs */
+    /* per-member workspace of the transfers, sized once at open:
+     * tot, pre (size + 1) on every rank; the rest on the aggregator */
+    int64_t *tot, *pre, *first;
+    int *pcnt, *pdsp, *bcnt, *bdsp;
+} ncp_group;
+
+/* Collective: read and agree on the group hints of f->info.  A bad value
+ * or ranks that disagree give NC_EINVAL on every rank.  Grouping is on
+ * when c->size or c->per_node is set. */
+int ncp_group_conf_read(ncp_file *f, ncp_group_conf *c);
+
+/* Collective, after f is open: form the groups and open the file over the
+ * aggregators with f's driver. */
+int ncp_group_open(ncp_file *f, const ncp_group_conf *c);
+/* Collective: the aggregators' file reaches storage (f's own is synced
+ * by the caller). */
+int ncp_group_sync(ncp_file *f);
+/* Collective: close the aggregators' file, free the groups. */
+int ncp_group_close(ncp_file *f);
+
+/* Collective: one transfer through the aggregators.  Returns the code
+ * agreed over f->comm. */
+int ncp_group_xferv(ncp_file *f, int is_write, const ncp_extents *ext,
+                    const ncp_extents *mem);
+
+#endif
