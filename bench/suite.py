@@ -85,6 +85,19 @@ PRESETS = {
                     for e in ("8", "32", "50")],
         "flash_io": [], "btio": [], "mom_io": [], "pflotran_io": [],
     },
+    # Issue 3's I/O-group runs: every group size against the ungrouped
+    # path and PnetCDF, at 4 and 8 ranks.
+    "groups": {
+        "ranks": [4, 8], "reps": 5, "warmup": 1,
+        "libs": "ncpario,ncpario:nc_io_group_size=1,"
+                "ncpario:nc_io_group_size=2,ncpario:nc_io_group_size=4,"
+                "ncpario:nc_io_group_size=all,pnetcdf",
+        "coll_io": [["-K", "record", "-v", "20", "-e", "32", "-t", "4"],
+                    ["-K", "fixed", "-v", "20", "-e", "32"]],
+        "flash_io": [["-n", "80", "-b", "8"]],
+        "btio": [], "mom_io": [],
+        "pflotran_io": [["-n", "1048576"]],
+    },
     "large": {
         "ranks": [1, 2, 4, 8, 16], "reps": 5, "warmup": 1,
         "coll_io": [["-K", "record", "-v", "20", "-e", "50", "-t", "4"],
@@ -129,10 +142,11 @@ def parse_args(argv=None):
     ap.add_argument("--ranks", help="comma list of rank counts")
     ap.add_argument("--benchmarks", default=",".join(BENCHES),
                     help="comma list (default: all)")
-    ap.add_argument("--libs", default=",".join(LIBS),
+    ap.add_argument("--libs", default=None,
                     help="comma list of libraries, each optionally "
                          "LIB[:key=value;key=value] to pass hints "
-                         "(PNETCDF_HINTS and NCPARIO_BENCH_HINTS)")
+                         "(PNETCDF_HINTS and NCPARIO_BENCH_HINTS); default: "
+                         "the preset's, else all")
     ap.add_argument("--reps", type=int, help="timed repetitions per run")
     ap.add_argument("--warmup", type=int, help="untimed repetitions first")
     ap.add_argument("--dir", default="/tmp", help="directory of the files")
@@ -342,6 +356,7 @@ def main(argv=None):
     for b in r.benches:
         if b not in BENCHES:
             usage_error("unknown benchmark '%s'" % b)
+    a.libs = a.libs or preset.get("libs", ",".join(LIBS))
     specs = lib_specs(a.libs)
     missing = [executable(a.bin_dir, b, s[1]) for b in r.benches
                for s in specs

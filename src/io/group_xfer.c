@@ -2,28 +2,29 @@
  * group_xfer.c -- one collective transfer through the I/O groups
  * (ncp_group.h), in rounds.
  *
- * The group's bytes, member after member in rank order, form one stream;
- * round k takes its bytes [k * cap, (k + 1) * cap), so the aggregator
- * never stages more than cap bytes and a group takes as few rounds as its
- * size allows.  Every member knows every member's byte count (one
- * allgather per call), so each computes its own share of a round without
- * being told.
+ * Per call, the members' (offset, length) lists are gathered on the
+ * aggregator, which cuts the group's file range into windows, each
+ * holding at most cap bytes of the union of the members' extents, and
+ * broadcasts the cuts; round k moves window k.  Windows in file order
+ * keep every round's extents from all members together, so they coalesce
+ * into long runs (cutting the members' bytes member after member instead
+ * left each round with one member's 128-byte rows, and writing them took
+ * 5x as long).
  *
- * Write round: members' (offset, length) pairs and bytes are gathered on
- * the aggregator, which merges the sorted lists (k-way, O(n log k)) into
- * one sorted list and writes it with one collective call of the
- * aggregators' file.  Its own bytes are never copied: the merged memory
- * list points into its caller's memory for them.  Where two members'
- * extents overlap (undefined in MPI), the lower rank's bytes are kept.
- * Read round: the aggregator reads the union of the members' extents
- * into its staging buffer, then sends each member its bytes, described
+ * Write round: the members' bytes in the window are gathered into the
+ * staging buffer (their memory described by datatypes; the aggregator's
+ * own bytes are never copied); the aggregator merges the members' sorted
+ * lists (k-way, O(n log k)) and writes them with one collective call of
+ * the aggregators' file.  Where members' extents overlap (undefined in
+ * MPI), the bytes merged first (lower offset, then lower rank) win.
+ * Read round: the aggregator reads the union of the window's extents
+ * into the staging buffer, then sends each member its bytes, described
  * by datatypes on both sides (no packing).
  *
- * Errors: a member that cannot allocate says so in the gather; the
- * aggregator broadcasts the group's code before any data moves, so nobody
- * waits on a message that is never sent.  An aggregator whose group has
- * failed or finished still joins every round's collective call among the
- * aggregators, with nothing to move.
+ * Errors: the aggregator allocates before each exchange and broadcasts
+ * the group's code, so nobody waits on a message that is never sent.  An
+ * aggregator whose group has failed or finished still joins every
+ * round's collective call among the aggregators, with nothing to move.
  */
 #include "ncp_group.h"
 
@@ -38,78 +39,183 @@
 
 typedef struct grp_call {
     ncp_file *f;
-    ncp_group *g;        /* also holds the per-member workspace */
+    ncp_group *g;        /* also holds the aggregator's workspace */
     int dir;             /* 1 write, 0 read: the index of the stats */
     ncp_stream s;        /* my bytes */
     int64_t rounds;      /* this group's rounds */
     int64_t all_rounds;  /* aggregators: the most rounds of any group */
     int gerr;            /* the group's agreed code so far */
-    MPI_Offset *pairs;   /* my pairs of the current round */
+    MPI_Offset *cuts;    /* window k is [cuts[k], cuts[k + 1]) */
+    MPI_Offset *pairs;   /* my pairs; on the aggregator every member's */
     /* the aggregator's, per round */
-    MPI_Offset *inpairs; /* every member's pairs, member by member */
-    int64_t *taken;      /* per member: bytes of its share merged so far */
+    MPI_Offset *inpairs; /* the window's pairs, member by member */
+    int64_t *taken;      /* per member: bytes of the window merged so far */
     char *stage;
     ncp_extents rext, rmem; /* what the aggregators' call moves */
 } grp_call;
 
-/* Member q's share [*s0, *s1) of round k, in q's own stream. */
-static void share(const grp_call *c, int q, int64_t k, MPI_Offset *s0,
-                  MPI_Offset *s1)
+/* The group's staging buffer with room for n bytes, or NULL. */
+static char *stage_get(ncp_group *g, int64_t n)
 {
-    const ncp_group *g = c->g;
-    int64_t lo = k * g->cap, hi = lo + g->cap;
-    int64_t a = g->pre[q], b = a + g->tot[q];
-    *s0 = (lo > a ? lo : a) - a;
-    *s1 = (hi < b ? hi : b) - a;
-    if (*s1 < *s0) *s1 = *s0;
+    if (n < 1) n = 1;
+    if (n <= g->stage_size) return g->stage;
+    free(g->stage);
+    g->stage = malloc((size_t)n);
+    g->stage_size = g->stage ? n : 0;
+    return g->stage;
 }
 
-static void round_reset(grp_call *c)
+/* ---- per call: the members' lists and the windows ---------------------- */
+
+/* My extents as (offset, length) pairs. */
+static MPI_Offset *pairs_of(const ncp_extents *e)
 {
-    free(c->inpairs);
-    free(c->stage);
-    c->inpairs = NULL;
-    c->stage = NULL;
-    c->rext.n = c->rext.nbytes = 0;
-    c->rmem.n = c->rmem.nbytes = 0;
+    MPI_Offset *p = malloc((size_t)(2 * e->n + 2) * sizeof(MPI_Offset));
+    int64_t i;
+    for (i = 0; p && i < e->n; i++) {
+        p[2 * i] = e->off[i];
+        p[2 * i + 1] = e->len[i];
+    }
+    return p;
 }
 
 /*
- * Every member's byte count (-1 from one that could not allocate), the
- * group's rounds and, among the aggregators, the most rounds of any
+ * The aggregator: every member's pairs into c->pairs (g->afirst indexes
+ * them); *total their bytes.  Each member sends its count first, -1 when
+ * it could not allocate.
+ */
+static int gather_lists(grp_call *c, const ncp_extents *ext, int mine_ok,
+                        int64_t *total)
+{
+    ncp_group *g = c->g;
+    int64_t n = mine_ok ? ext->n : -1, all = 0;
+    MPI_Offset *mine = c->pairs;
+    int q, err = NC_NOERR;
+    MPI_Gather(&n, 1, MPI_INT64_T, g->cur, 1, MPI_INT64_T, 0, g->comm);
+    for (q = 0; g->rank == 0 && q < g->size; q++) {
+        if (g->cur[q] < 0 || all + g->cur[q] > INT32_MAX) err = NC_ENOMEM;
+        g->afirst[q] = all;
+        g->pcnt[q] = (int)g->cur[q];
+        g->pdsp[q] = (int)all;
+        all += g->cur[q] > 0 ? g->cur[q] : 0;
+    }
+    if (g->rank == 0) {
+        g->afirst[g->size] = all;
+        c->pairs = malloc((size_t)(2 * all + 2) * sizeof(MPI_Offset));
+        if (!c->pairs) err = NC_ENOMEM;
+    }
+    MPI_Bcast(&err, 1, MPI_INT, 0, g->comm);
+    if (err == NC_NOERR)
+        MPI_Gatherv(mine, (int)n, g->pair, c->pairs, g->pcnt, g->pdsp,
+                    g->pair, 0, g->comm);
+    *total = 0;
+    for (all = 0; err == NC_NOERR && g->rank == 0 && all < g->afirst[g->size];
+         all++)
+        *total += c->pairs[2 * all + 1];
+    if (g->rank == 0) free(mine);
+    return err;
+}
+
+/*
+ * The aggregator: cut the union of the members' extents, in file order,
+ * into windows of at most cap bytes.  Returns their number (-1: out of
+ * memory).  A cut falls after every cap bytes of the union, so there are
+ * at most total / cap + 1 windows.
+ */
+static int64_t cut_windows(grp_call *c, int64_t total)
+{
+    ncp_group *g = c->g;
+    ncp_kmerge m;
+    MPI_Offset end = 0, acc = 0, lo;
+    int64_t n = 0, i, most = total / g->cap + 2;
+    int err;
+    if (total == 0) return 0;
+    c->cuts = malloc((size_t)(most + 1) * sizeof(MPI_Offset));
+    err = ncp_kmerge_init(&m, g->size, c->pairs, g->afirst);
+    while (c->cuts && err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
+        MPI_Offset o = c->pairs[2 * i], e = o + c->pairs[2 * i + 1];
+        if (n == 0) c->cuts[n++] = end = o;
+        lo = o > end ? o : end;
+        if (e <= lo) continue; /* inside the union already */
+        while (acc + (e - lo) > g->cap) {
+            lo += g->cap - acc;
+            c->cuts[n++] = lo;
+            acc = 0;
+        }
+        acc += e - lo;
+        end = e;
+    }
+    ncp_kmerge_free(&m);
+    if (!c->cuts || err != NC_NOERR) return -1;
+    c->cuts[n] = end;
+    return n;
+}
+
+/* Every member learns the windows: their number (or the group's error,
+ * negative), then the cuts. */
+static int share_windows(grp_call *c, int err, int64_t total)
+{
+    ncp_group *g = c->g;
+    int64_t n = 0;
+    if (g->rank == 0 && err == NC_NOERR) {
+        n = cut_windows(c, total);
+        if (n < 0) err = NC_ENOMEM;
+    }
+    if (err != NC_NOERR) n = err; /* NC_* codes are negative */
+    MPI_Bcast(&n, 1, MPI_INT64_T, 0, g->comm);
+    if (n < 0) return (int)n;
+    if (g->rank != 0 && n > 0)
+        c->cuts = malloc((size_t)(n + 1) * sizeof(MPI_Offset));
+    err = n > 0 && !c->cuts ? NC_ENOMEM : NC_NOERR;
+    err = ncp_io_agree(g->comm, err);
+    if (err == NC_NOERR && n > 0)
+        MPI_Bcast(c->cuts, (int)(n + 1), MPI_OFFSET, 0, g->comm);
+    c->rounds = err == NC_NOERR ? n : 0;
+    return err;
+}
+
+/*
+ * The group's windows and, among the aggregators, the most rounds of any
  * group.  A group of one ships nothing: its only round hands the whole
  * transfer to the aggregators' call.
  */
-static int call_begin(grp_call *c, ncp_file *f, int is_write,
-                      const ncp_extents *ext, const ncp_extents *mem)
+static void call_begin(grp_call *c, ncp_file *f, int is_write,
+                       const ncp_extents *ext, const ncp_extents *mem)
 {
     ncp_group *g = f->group;
-    int64_t mine, total = 0;
-    int q;
+    int64_t total = 0;
+    int ok;
     memset(c, 0, sizeof(*c));
     c->f = f;
     c->g = g;
     c->dir = is_write ? 1 : 0;
     ncp_extents_init(&c->rext);
     ncp_extents_init(&c->rmem);
-    c->pairs = malloc((size_t)(2 * ext->n + 2) * sizeof(MPI_Offset));
-    if (g->rank == 0) c->taken = malloc((size_t)g->size * sizeof(int64_t));
-    mine = ncp_stream_init(&c->s, ext, mem) == NC_NOERR && c->pairs &&
-                   (g->rank != 0 || c->taken)
-               ? ext->nbytes
-               : -1;
-    MPI_Allgather(&mine, 1, MPI_INT64_T, g->tot, 1, MPI_INT64_T, g->comm);
-    for (q = 0; q < g->size; q++) {
-        if (g->tot[q] < 0) c->gerr = NC_ENOMEM;
-        g->pre[q] = total;
-        total += g->tot[q];
+    if (g->size == 1) {
+        c->s.ext = ext; /* handed on whole: no prefix sums needed */
+        c->s.mem = mem;
+        c->rounds = ext->n > 0;
+    } else {
+        c->pairs = pairs_of(ext);
+        if (g->rank == 0)
+            c->taken = malloc((size_t)g->size * sizeof(int64_t));
+        ok = ncp_stream_init(&c->s, ext, mem) == NC_NOERR && c->pairs &&
+             (g->rank != 0 || c->taken);
+        c->gerr = gather_lists(c, ext, ok, &total);
+        c->gerr = share_windows(c, c->gerr, total);
     }
-    if (c->gerr == NC_NOERR && total > 0)
-        c->rounds = g->size == 1 ? 1 : (total + g->cap - 1) / g->cap;
     if (g->acomm != MPI_COMM_NULL)
         MPI_Allreduce(&c->rounds, &c->all_rounds, 1, MPI_INT64_T, MPI_MAX,
                       g->acomm);
-    return c->gerr;
+}
+
+static void round_reset(grp_call *c)
+{
+    free(c->inpairs);
+    c->inpairs = NULL;
+    c->stage = NULL;
+    c->rext.n = c->rext.nbytes = 0;
+    c->rmem.n = c->rmem.nbytes = 0;
 }
 
 static void call_end(grp_call *c)
@@ -119,71 +225,72 @@ static void call_end(grp_call *c)
     ncp_extents_free(&c->rmem);
     ncp_stream_free(&c->s);
     free(c->pairs);
+    free(c->cuts);
     free(c->taken);
 }
 
-/*
- * The first step of a round on every member: my pairs of the round and a
- * datatype over their memory (*t, MPI_DATATYPE_NULL when I have none),
- * the pair counts gathered on the aggregator, which prepares its receive
- * side (prepare) and broadcasts the group's code.
- */
-static int64_t my_pairs(grp_call *c, int64_t k, MPI_Datatype *t)
-{
-    MPI_Offset s0, s1;
-    int64_t np;
-    *t = MPI_DATATYPE_NULL;
-    share(c, c->g->rank, k, &s0, &s1);
-    np = ncp_stream_clip(&c->s, s0, s1, c->pairs);
-    if (np > 0 && ncp_stream_type(&c->s, s0, s1, t) != NC_NOERR) np = -1;
-    return np;
-}
+/* ---- per round ---------------------------------------------------------- */
 
-/* The aggregator: where each member's pairs (and, writing, bytes) land. */
-static int prepare(grp_call *c, int64_t k, int stage_bytes)
+/* The aggregator: member q's pairs clipped to [lo, hi), appended at
+ * out[2 * *n...]; its cursor moves past the pairs this window finishes.
+ * Returns their bytes. */
+static int64_t clip_member(grp_call *c, int q, MPI_Offset lo, MPI_Offset hi,
+                           MPI_Offset *out, int64_t *n)
 {
     ncp_group *g = c->g;
-    int64_t npair = 0, nbyte = 0;
+    int64_t i, bytes = 0;
+    for (i = g->cur[q]; i < g->afirst[q + 1]; i++) {
+        MPI_Offset o = c->pairs[2 * i], e = o + c->pairs[2 * i + 1];
+        MPI_Offset a = o < lo ? lo : o, b = e > hi ? hi : e;
+        if (o >= hi) break;
+        out[2 * *n] = a;
+        out[2 * *n + 1] = b - a;
+        (*n)++;
+        bytes += b - a;
+        if (e > hi) break; /* it goes on in the next window */
+        g->cur[q] = i + 1;
+    }
+    return bytes;
+}
+
+/*
+ * The aggregator, before round k's exchange: the window's pairs of every
+ * member (g->first indexes them), the bytes each sends (writing: every
+ * member but itself) and the staging buffer.  Reading, the buffer is
+ * sized in merge_reads.
+ */
+static int prepare(grp_call *c, int64_t k, int writing)
+{
+    ncp_group *g = c->g;
+    int64_t n = 0, nbyte = 0, cap = g->afirst[g->size] + g->size;
     int q;
+    if (k == 0)
+        for (q = 0; q < g->size; q++) g->cur[q] = g->afirst[q];
+    c->inpairs = malloc((size_t)(2 * cap) * sizeof(MPI_Offset));
+    if (!c->inpairs) return NC_ENOMEM;
     for (q = 0; q < g->size; q++) {
-        MPI_Offset s0, s1;
-        if (g->first[q] < 0) return NC_ENOMEM; /* that member's report */
-        share(c, q, k, &s0, &s1);
-        g->pdsp[q] = (int)npair;
-        g->pcnt[q] = (int)g->first[q];
+        int64_t b;
+        g->first[q] = n;
+        b = clip_member(c, q, c->cuts[k], c->cuts[k + 1], c->inpairs, &n);
         g->bdsp[q] = (int)nbyte;
-        g->bcnt[q] = stage_bytes && q > 0 ? (int)(s1 - s0) : 0;
-        npair += g->first[q];
+        g->bcnt[q] = writing && q > 0 ? (int)b : 0;
         nbyte += g->bcnt[q];
     }
-    for (q = 0; q < g->size; q++) g->first[q] = g->pdsp[q];
-    g->first[g->size] = npair;
-    c->inpairs = malloc((size_t)(2 * npair + 2) * sizeof(MPI_Offset));
-    if (stage_bytes) c->stage = malloc((size_t)(nbyte ? nbyte : 1));
-    return !c->inpairs || (stage_bytes && !c->stage) ? NC_ENOMEM : NC_NOERR;
+    g->first[g->size] = n;
+    if (writing && !(c->stage = stage_get(g, nbyte))) return NC_ENOMEM;
+    return NC_NOERR;
 }
 
-static int gather_pairs(grp_call *c, int64_t k, int64_t np, int writing)
-{
-    ncp_group *g = c->g;
-    int err = NC_NOERR;
-    MPI_Gather(&np, 1, MPI_INT64_T, g->first, 1, MPI_INT64_T, 0, g->comm);
-    if (g->rank == 0) err = prepare(c, k, writing);
-    MPI_Bcast(&err, 1, MPI_INT, 0, g->comm);
-    if (err == NC_NOERR)
-        MPI_Gatherv(c->pairs, (int)np, g->pair, c->inpairs, g->pcnt, g->pdsp,
-                    g->pair, 0, g->comm);
-    return err;
-}
-
-/* Bytes this member ships to or from its aggregator in round k: the
- * traffic is counted once, on the members' side. */
-static int64_t shipped(const grp_call *c, int64_t k)
+/* My bytes of window k: their stream range, and a datatype over their
+ * memory (MPI_DATATYPE_NULL when I have none or it cannot be made). */
+static int my_type(grp_call *c, int64_t k, MPI_Datatype *t,
+                   MPI_Offset *bytes)
 {
     MPI_Offset s0, s1;
-    if (c->g->rank == 0) return 0;
-    share(c, c->g->rank, k, &s0, &s1);
-    return s1 - s0;
+    *t = MPI_DATATYPE_NULL;
+    ncp_stream_window(&c->s, c->cuts[k], c->cuts[k + 1], &s0, &s1);
+    *bytes = s1 - s0;
+    return s1 > s0 ? ncp_stream_type(&c->s, s0, s1, t) : NC_NOERR;
 }
 
 /*
@@ -205,16 +312,25 @@ static int aggregators_io(grp_call *c, int use, int is_write)
     return err;
 }
 
+/* The aggregator's own memory for its file bytes [off, off + len): its
+ * extents ascend, so its stream position is found by search. */
+static int own_memory(grp_call *c, MPI_Offset off, MPI_Offset len)
+{
+    const ncp_extents *e = c->s.ext;
+    int64_t i = ncp_first_ending_after(e, off);
+    MPI_Offset at = c->s.ext_at[i] + (off - e->off[i]);
+    return ncp_stream_mem_add(&c->s, at, at + len, &c->rmem);
+}
+
 /* The aggregator, writing: the members' sorted lists merged into one
  * (rext, and rmem over its own memory and the staging buffer). */
-static int merge_writes(grp_call *c, int64_t k)
+static int merge_writes(grp_call *c)
 {
     ncp_group *g = c->g;
     ncp_kmerge m;
-    MPI_Offset end = -1, own0, own1;
+    MPI_Offset end = -1;
     int64_t i;
     int q, err = ncp_kmerge_init(&m, g->size, c->inpairs, g->first);
-    share(c, 0, k, &own0, &own1);
     memset(c->taken, 0, (size_t)g->size * sizeof(int64_t));
     while (err == NC_NOERR && (q = ncp_kmerge_pop(&m, &i)) >= 0) {
         MPI_Offset off = c->inpairs[2 * i], len = c->inpairs[2 * i + 1];
@@ -225,8 +341,7 @@ static int merge_writes(grp_call *c, int64_t k)
         err = ncp_extents_add(&c->rext, off + skip, len - skip);
         if (err != NC_NOERR) break;
         if (q == 0)
-            err = ncp_stream_mem_add(&c->s, own0 + at + skip, own0 + at + len,
-                                     &c->rmem);
+            err = own_memory(c, off + skip, len - skip);
         else
             err = ncp_extents_add(
                 &c->rmem,
@@ -238,6 +353,21 @@ static int merge_writes(grp_call *c, int64_t k)
 }
 
 /*
+ * The first step of every round: the aggregator prepares and broadcasts
+ * the group's code (an allocation failure anywhere stops the group before
+ * any data moves), and each member finds its bytes of the window.
+ */
+static int round_open(grp_call *c, int64_t k, int writing, MPI_Datatype *t,
+                      MPI_Offset *bytes)
+{
+    ncp_group *g = c->g;
+    int err = my_type(c, k, t, bytes), agg = NC_NOERR;
+    if (g->rank == 0) agg = prepare(c, k, writing);
+    if (err == NC_NOERR) err = agg;
+    return ncp_io_agree(g->comm, err);
+}
+
+/*
  * Round k of a write.  Returns the group's agreed code; the aggregator's
  * own failures (merging, writing) go to *ioerr and do not stop the
  * rounds, so the other groups still write theirs.
@@ -246,18 +376,18 @@ static int write_round(grp_call *c, int64_t k, int *ioerr)
 {
     ncp_group *g = c->g;
     MPI_Datatype t;
+    MPI_Offset bytes;
     double t0 = MPI_Wtime();
-    int64_t np = my_pairs(c, k, &t);
-    int send = t != MPI_DATATYPE_NULL && g->rank != 0, err, e;
-    err = gather_pairs(c, k, np, 1);
+    int err = round_open(c, k, 1, &t, &bytes), e;
+    int send = t != MPI_DATATYPE_NULL && g->rank != 0;
     if (err == NC_NOERR)
         MPI_Gatherv(MPI_BOTTOM, send, send ? t : MPI_BYTE, c->stage, g->bcnt,
                     g->bdsp, MPI_BYTE, 0, g->comm);
     if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
     c->f->gstats.time_comm[1] += MPI_Wtime() - t0;
-    if (err == NC_NOERR) c->f->gstats.bytes_shipped[1] += shipped(c, k);
+    if (err == NC_NOERR && g->rank != 0) c->f->gstats.bytes_shipped[1] += bytes;
     if (g->rank != 0) return err;
-    e = err == NC_NOERR ? merge_writes(c, k) : NC_NOERR;
+    e = err == NC_NOERR ? merge_writes(c) : NC_NOERR;
     if (e != NC_NOERR && *ioerr == NC_NOERR) *ioerr = e;
     e = aggregators_io(c, err == NC_NOERR && e == NC_NOERR, 1);
     if (e != NC_NOERR && *ioerr == NC_NOERR) *ioerr = e;
@@ -265,8 +395,8 @@ static int write_round(grp_call *c, int64_t k, int *ioerr)
     return err;
 }
 
-/* The aggregator, reading: the union of the members' extents, and one
- * staging buffer for its bytes. */
+/* The aggregator, reading: the union of the window's extents, and the
+ * staging buffer for its bytes (at most cap: the windows are cut so). */
 static int merge_reads(grp_call *c)
 {
     ncp_kmerge m;
@@ -282,8 +412,7 @@ static int merge_reads(grp_call *c)
     }
     ncp_kmerge_free(&m);
     if (err != NC_NOERR) return err;
-    c->stage = malloc((size_t)(c->rext.nbytes ? c->rext.nbytes : 1));
-    if (!c->stage) return NC_ENOMEM;
+    if (!(c->stage = stage_get(c->g, c->rext.nbytes))) return NC_ENOMEM;
     return ncp_extents_add(&c->rmem, (MPI_Offset)(intptr_t)c->stage,
                            c->rext.nbytes);
 }
@@ -315,7 +444,7 @@ static int member_type(grp_call *c, int q, MPI_Datatype *t)
     return NC_NOERR;
 }
 
-/* The aggregator's sends of a read round: a type per member with pairs
+/* The aggregator's sends of a read round: a type per member with bytes
  * (MPI_DATATYPE_NULL for none) and room for every request. */
 typedef struct grp_sends {
     MPI_Datatype *type;
@@ -361,14 +490,14 @@ static void scatter(ncp_group *g, MPI_Datatype mine, grp_sends *s)
     MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
 }
 
-/* The aggregator's part of a read round after the pairs are in: merge,
- * read (always joining the aggregators' call), build the sends. */
-static int aggregator_read(grp_call *c, int gathered, grp_sends *s)
+/* The aggregator's part of a read round: merge, read (always joining the
+ * aggregators' call), build the sends. */
+static int aggregator_read(grp_call *c, int ready, grp_sends *s)
 {
-    int err = gathered ? merge_reads(c) : NC_NOERR, e;
-    e = aggregators_io(c, gathered && err == NC_NOERR, 0);
+    int err = ready ? merge_reads(c) : NC_NOERR, e;
+    e = aggregators_io(c, ready && err == NC_NOERR, 0);
     if (err == NC_NOERR) err = e;
-    if (gathered && err == NC_NOERR) err = sends_make(c, s);
+    if (ready && err == NC_NOERR) err = sends_make(c, s);
     return err;
 }
 
@@ -379,19 +508,19 @@ static int read_round(grp_call *c, int64_t k)
     ncp_group *g = c->g;
     grp_sends s = {NULL, NULL, 0};
     MPI_Datatype mine;
+    MPI_Offset bytes;
     double t0 = MPI_Wtime();
-    int64_t np = my_pairs(c, k, &mine);
-    int err = gather_pairs(c, k, np, 0), gathered = err == NC_NOERR, e;
+    int err = round_open(c, k, 0, &mine, &bytes), ready = err == NC_NOERR;
     c->f->gstats.time_comm[0] += MPI_Wtime() - t0;
     if (g->rank == 0) {
-        e = aggregator_read(c, gathered, &s);
+        int e = aggregator_read(c, ready, &s);
         if (err == NC_NOERR) err = e;
     }
     t0 = MPI_Wtime();
-    if (gathered) MPI_Bcast(&err, 1, MPI_INT, 0, g->comm);
-    if (gathered && err == NC_NOERR) {
+    if (ready) MPI_Bcast(&err, 1, MPI_INT, 0, g->comm);
+    if (ready && err == NC_NOERR) {
         scatter(g, mine, &s);
-        c->f->gstats.bytes_shipped[0] += shipped(c, k);
+        if (g->rank != 0) c->f->gstats.bytes_shipped[0] += bytes;
     }
     c->f->gstats.time_comm[0] += MPI_Wtime() - t0;
     if (mine != MPI_DATATYPE_NULL) MPI_Type_free(&mine);
@@ -400,8 +529,8 @@ static int read_round(grp_call *c, int64_t k)
     return err;
 }
 
-/* Round k on this rank: its group's exchange when the group is still
- * moving bytes, and on an aggregator always one call among them. */
+/* Round k on this rank: its group's exchange while the group still moves
+ * bytes, and on an aggregator always one call among them. */
 static int run_round(grp_call *c, int64_t k, int is_write, int *ioerr)
 {
     int active = k < c->rounds && c->gerr == NC_NOERR, e;

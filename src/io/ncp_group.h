@@ -30,10 +30,15 @@ typedef struct ncp_group {
     ncp_file *afile;    /* the file opened over acomm; NULL on members */
     int64_t cap;
     MPI_Datatype pair;  /* an (offset, length) pair: two MPI_OFFSETs */
-    /* per-member workspace of the transfers, sized once at open:
-     * tot, pre (size + 1) on every rank; the rest on the aggregator */
-    int64_t *tot, *pre, *first;
+    /* the aggregator's per-member workspace, sized once at open:
+     * afirst, first (size + 1), cur, pcnt, pdsp, bcnt, bdsp (size) */
+    int64_t *afirst, *first, *cur;
     int *pcnt, *pdsp, *bcnt, *bdsp;
+    /* the aggregator's staging buffer, kept from round to round and call
+     * to call (at most cap bytes): fresh pages cost a fault each, which
+     * here made a round of 4 MiB take twice as long */
+    char *stage;
+    int64_t stage_size;
 } ncp_group;
 
 /* Collective: read and agree on the group hints of f->info.  A bad value

@@ -67,18 +67,6 @@ static void plan_window(const ncp_file *f, const agg_plan *p, int a,
     if (*lo > *hi) *lo = *hi;
 }
 
-/* The first extent ending after x. */
-static int64_t first_ending_after(const ncp_extents *e, MPI_Offset x)
-{
-    int64_t lo = 0, hi = e->n;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (e->off[mid] + e->len[mid] <= x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 /*
  * This rank's bytes in the window [lo, hi): the clipped extents appended
  * to meta as (offset, length) pairs, and the stream range [*s0, *s1) that
@@ -88,7 +76,7 @@ static int64_t clip_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
                            MPI_Offset *meta, MPI_Offset *s0, MPI_Offset *s1)
 {
     const ncp_extents *e = s->ext;
-    int64_t i = first_ending_after(e, lo), n = 0;
+    int64_t i = ncp_first_ending_after(e, lo), n = 0;
     *s0 = *s1 = 0;
     for (; i < e->n && e->off[i] < hi; i++) {
         MPI_Offset a = e->off[i] > lo ? e->off[i] : lo;

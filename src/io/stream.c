@@ -46,6 +46,31 @@ int64_t ncp_last_at_or_below(const MPI_Offset *at, int64_t n, MPI_Offset x)
     return lo;
 }
 
+int64_t ncp_first_ending_after(const ncp_extents *e, MPI_Offset x)
+{
+    int64_t lo = 0, hi = e->n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (e->off[mid] + e->len[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void ncp_stream_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
+                       MPI_Offset *s0, MPI_Offset *s1)
+{
+    const ncp_extents *e = s->ext;
+    int64_t i = ncp_first_ending_after(e, lo), j;
+    *s0 = *s1 = 0;
+    if (i == e->n || e->off[i] >= hi) return;
+    j = ncp_first_ending_after(e, hi) - 1; /* last extent ending <= hi */
+    if (j + 1 < e->n && e->off[j + 1] < hi) j++; /* one straddling hi */
+    *s0 = s->ext_at[i] + (lo > e->off[i] ? lo - e->off[i] : 0);
+    *s1 = s->ext_at[j] + (hi < e->off[j] + e->len[j] ? hi - e->off[j]
+                                                      : e->len[j]);
+}
+
 int64_t ncp_stream_clip(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
                         MPI_Offset *pairs)
 {
