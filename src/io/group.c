@@ -116,22 +116,24 @@ static void split_groups(ncp_file *f, const ncp_group_conf *c, MPI_Comm *out)
     MPI_Comm_free(&node);
 }
 
-/* The aggregators' file.  Its posix driver must not aggregate again: the
- * groups already did, so every aggregator writes its own bytes. */
+/*
+ * The aggregators' file: their I/O phase is that driver's own collective
+ * call among them, hints and all.  For posix that keeps its file-domain
+ * aggregation (nc_posix_aggrs_per_node, default one writer per node):
+ * measured on coll_perf at 8 ranks, groups of 2 wrote 0.82-0.91x as fast
+ * as ungrouped that way, and 0.57-0.62x with every aggregator writing its
+ * own interleaved runs (they contend for the file's lock).
+ */
 static int open_afile(ncp_file *f, ncp_group *g)
 {
-    MPI_Info info;
     ncp_file *af = calloc(1, sizeof(*af));
     int err = ncp_io_agree(g->acomm, af ? NC_NOERR : NC_ENOMEM);
     if (err != NC_NOERR) {
         free(af);
         return err;
     }
-    if (f->info != MPI_INFO_NULL) MPI_Info_dup(f->info, &info);
-    else MPI_Info_create(&info);
-    MPI_Info_set(info, "nc_posix_aggrs_per_node", "2147483647");
-    err = ncp_io_open_plain(af, g->acomm, f->path, f->writable, info, f->drv);
-    MPI_Info_free(&info);
+    err = ncp_io_open_plain(af, g->acomm, f->path, f->writable, f->info,
+                            f->drv);
     if (err != NC_NOERR) free(af);
     else g->afile = af;
     return err;
