@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "hintutil.h"
 
 #if defined(__has_include)
 #if __has_include(<ncpario.h>)
@@ -51,21 +52,6 @@ static const setting settings[] = {
     {"_default.nc", NULL},
 };
 #define NSETTINGS ((int)(sizeof(settings) / sizeof(settings[0])))
-
-static MPI_Info info_of(const char *hints)
-{
-    MPI_Info info;
-    char buf[256], *save = NULL, *kv;
-    MPI_Info_create(&info);
-    if (!hints) return info;
-    snprintf(buf, sizeof buf, "%s", hints);
-    for (kv = strtok_r(buf, ";", &save); kv; kv = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(kv, '=');
-        *eq = '\0';
-        MPI_Info_set(info, kv, eq + 1);
-    }
-    return info;
-}
 
 /* The value every variable holds at (rec, y, x). */
 static int value_at(int var, int rec, int y, int x)
@@ -185,21 +171,6 @@ static void read_back(const char *path, MPI_Info info, const char *what)
     free(big);
 }
 
-/* Rank 0: are the two files the same bytes? */
-static int same_bytes(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-    int ca = 0, cb = 0, same = fa && fb;
-    while (same && ca != EOF) {
-        ca = fgetc(fa);
-        cb = fgetc(fb);
-        same = ca == cb;
-    }
-    if (fa) fclose(fa);
-    if (fb) fclose(fb);
-    return same;
-}
-
 #ifdef HAVE_NCPARIO
 static void check_reported_driver(const char *path)
 {
@@ -217,21 +188,6 @@ static void check_reported_driver(const char *path)
     CHECK_ERR(ncmpi_close(nc));
 }
 
-/* A bad value fails create (creating nothing) and open alike. */
-static void check_bad_hint(const char *dir_file, const char *existing,
-                           const char *hints)
-{
-    MPI_Info info = info_of(hints);
-    int nc = -1;
-    if (tu_myrank == 0) unlink(dir_file);
-    MPI_Barrier(MPI_COMM_WORLD);
-    EXPECT_ERR(ncmpi_create(MPI_COMM_WORLD, dir_file, NC_CLOBBER, info, &nc),
-               NC_EINVAL);
-    CHECKF(access(dir_file, F_OK) != 0, "%s: create left a file", hints);
-    EXPECT_ERR(ncmpi_open(MPI_COMM_WORLD, existing, NC_NOWRITE, info, &nc),
-               NC_EINVAL);
-    MPI_Info_free(&info);
-}
 #endif
 
 int main(int argc, char **argv)
@@ -248,22 +204,22 @@ int main(int argc, char **argv)
      * override them */
     unsetenv("PNETCDF_HINTS");
     for (i = 0; i < NSETTINGS; i++) {
-        MPI_Info info = info_of(settings[i].hints);
+        MPI_Info info = tu_info_of(settings[i].hints);
         tu_sibling(paths[i], sizeof paths[i], path, settings[i].suffix);
         write_file(paths[i], info);
         read_back(paths[i], info, settings[i].suffix);
         MPI_Info_free(&info);
         if (tu_myrank == 0 && i > 0)
-            CHECKF(same_bytes(paths[0], paths[i]), "%s differs from %s",
+            CHECKF(tu_same_bytes(paths[0], paths[i]), "%s differs from %s",
                    settings[i].suffix, settings[0].suffix);
     }
 #ifdef HAVE_NCPARIO
     check_reported_driver(paths[NSETTINGS - 1]);
     tu_sibling(bad, sizeof bad, path, "_bad.nc");
-    check_bad_hint(bad, paths[0], "nc_driver=bogus");
-    check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=0");
-    check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=two");
-    check_bad_hint(bad, paths[0], "nc_posix_buffer_size=-5");
+    tu_check_bad_hint(bad, paths[0], "nc_driver=bogus");
+    tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=0");
+    tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=two");
+    tu_check_bad_hint(bad, paths[0], "nc_posix_buffer_size=-5");
 #endif
     return tu_finish("t_driver");
 }

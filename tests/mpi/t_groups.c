@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "hintutil.h"
 
 #include <ncpario.h>
 
@@ -52,20 +53,6 @@ static const setting settings[] = {
 
 static const int formats[] = {0, NC_64BIT_OFFSET, NC_64BIT_DATA};
 static const char *const format_names[] = {"cdf1", "cdf2", "cdf5"};
-
-static MPI_Info info_of(const char *hints)
-{
-    MPI_Info info;
-    char buf[256], *save = NULL, *kv;
-    MPI_Info_create(&info);
-    snprintf(buf, sizeof buf, "%s", hints);
-    for (kv = strtok_r(buf, ";", &save); kv; kv = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(kv, '=');
-        *eq = '\0';
-        MPI_Info_set(info, kv, eq + 1);
-    }
-    return info;
-}
 
 static int value_at(int var, int rec, int y, int x)
 {
@@ -254,28 +241,13 @@ static void read_back(const char *path, MPI_Info info, const char *what)
     CHECK_ERR(ncmpi_close(nc));
 }
 
-/* Rank 0: are the two files the same bytes? */
-static int same_bytes(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-    int ca = 0, cb = 0, same = fa && fb;
-    while (same && ca != EOF) {
-        ca = fgetc(fa);
-        cb = fgetc(fb);
-        same = ca == cb;
-    }
-    if (fa) fclose(fa);
-    if (fb) fclose(fb);
-    return same;
-}
-
 static void check_identical(const char *main_path)
 {
     char ref[1024], path[1024], suffix[64];
     int f, s;
     for (f = 0; f < 3; f++) {
         for (s = 0; s < NSETTINGS; s++) {
-            MPI_Info info = info_of(settings[s].hints);
+            MPI_Info info = tu_info_of(settings[s].hints);
             snprintf(suffix, sizeof suffix, "_%s_%s.nc", settings[s].name,
                      format_names[f]);
             tu_sibling(path, sizeof path, main_path, suffix);
@@ -284,7 +256,7 @@ static void check_identical(const char *main_path)
             read_back(path, info, suffix);
             MPI_Info_free(&info);
             if (tu_myrank == 0 && s > 0)
-                CHECKF(same_bytes(ref, path), "%s differs from the ungrouped "
+                CHECKF(tu_same_bytes(ref, path), "%s differs from the ungrouped "
                                               "file", suffix);
         }
     }
@@ -339,7 +311,7 @@ static void check_counters(const char *path, int g, const char *gval)
     ncpario_profile p;
     snprintf(hints, sizeof hints,
              "nc_io_group_size=%s;nc_io_group_buffer_size=%d", gval, CAP);
-    info = info_of(hints);
+    info = tu_info_of(hints);
     expected(g, &rounds, &bytes);
     for (i = 0; i < ct; i++) buf[i] = (signed char)((st + i) % 127);
     CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
@@ -367,23 +339,6 @@ static void check_counters(const char *path, int g, const char *gval)
 
 /* ---- bad hints */
 
-/* A bad value fails create (creating nothing) and open alike, on every
- * rank. */
-static void check_bad_hint(const char *new_path, const char *existing,
-                           const char *hints)
-{
-    MPI_Info info = info_of(hints);
-    int nc = -1;
-    if (tu_myrank == 0) unlink(new_path);
-    MPI_Barrier(MPI_COMM_WORLD);
-    EXPECT_ERR(ncmpi_create(MPI_COMM_WORLD, new_path, NC_CLOBBER, info, &nc),
-               NC_EINVAL);
-    CHECKF(access(new_path, F_OK) != 0, "%s: create left a file", hints);
-    EXPECT_ERR(ncmpi_open(MPI_COMM_WORLD, existing, NC_NOWRITE, info, &nc),
-               NC_EINVAL);
-    MPI_Info_free(&info);
-}
-
 static void check_bad_hints(const char *main_path)
 {
     static const char *const bad[] = {
@@ -402,12 +357,12 @@ static void check_bad_hints(const char *main_path)
     tu_sibling(path, sizeof path, main_path, "_bad.nc");
     tu_sibling(existing, sizeof existing, main_path, "_counters.nc");
     for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++)
-        check_bad_hint(path, existing, bad[i]);
+        tu_check_bad_hint(path, existing, bad[i]);
     if (tu_nranks > 1) {
         /* ranks that would form different groups */
         snprintf(differ, sizeof differ, "nc_io_group_size=%d",
                  1 + tu_myrank % 2);
-        check_bad_hint(path, existing, differ);
+        tu_check_bad_hint(path, existing, differ);
     }
 }
 
