@@ -21,8 +21,8 @@
  * into the staging buffer, then sends each member its bytes, described
  * by datatypes on both sides (no packing).
  *
- * Errors: the aggregator allocates before each exchange and broadcasts
- * the group's code, so nobody waits on a message that is never sent.  An
+ * Errors: the aggregator allocates before each exchange and the group
+ * agrees on the code, so nobody waits on a message that is never sent.  An
  * aggregator whose group has failed or finished still joins every
  * round's collective call among the aggregators, with nothing to move.
  */
@@ -353,9 +353,9 @@ static int merge_writes(grp_call *c)
 }
 
 /*
- * The first step of every round: the aggregator prepares and broadcasts
- * the group's code (an allocation failure anywhere stops the group before
- * any data moves), and each member finds its bytes of the window.
+ * The first step of every round: the aggregator prepares, each member
+ * finds its bytes of the window, and the group agrees on the code (an
+ * allocation failure anywhere stops the group before any data moves).
  */
 static int round_open(grp_call *c, int64_t k, int writing, MPI_Datatype *t,
                       MPI_Offset *bytes)

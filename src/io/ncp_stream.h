@@ -23,9 +23,6 @@ int ncp_stream_init(ncp_stream *s, const ncp_extents *ext,
                     const ncp_extents *mem);
 void ncp_stream_free(ncp_stream *s);
 
-/* The last index i in at[0..n) with at[i] <= x (at ascending, at[0] <= x). */
-int64_t ncp_last_at_or_below(const MPI_Offset *at, int64_t n, MPI_Offset x);
-
 /* The first extent of e ending after file offset x (e->n if none). */
 int64_t ncp_first_ending_after(const ncp_extents *e, MPI_Offset x);
 
@@ -33,11 +30,6 @@ int64_t ncp_first_ending_after(const ncp_extents *e, MPI_Offset x);
  * (empty: *s0 == *s1); extents ascend, so the range is contiguous. */
 void ncp_stream_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
                        MPI_Offset *s0, MPI_Offset *s1);
-
-/* The file extents of stream range [s0, s1), appended to pairs as
- * (offset, length); returns how many. */
-int64_t ncp_stream_clip(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
-                        MPI_Offset *pairs);
 
 /* Append the memory pieces of stream range [s0, s1) to out (addresses
  * as MPI_Offset, as in an ncp_extents memory list). */

@@ -35,7 +35,9 @@ void ncp_stream_free(ncp_stream *s)
     s->ext_at = s->mem_at = NULL;
 }
 
-int64_t ncp_last_at_or_below(const MPI_Offset *at, int64_t n, MPI_Offset x)
+/* The last index i in at[0..n) with at[i] <= x (at ascending, at[0] <= x). */
+static int64_t last_at_or_below(const MPI_Offset *at, int64_t n,
+                                MPI_Offset x)
 {
     int64_t lo = 0, hi = n - 1;
     while (lo < hi) {
@@ -71,23 +73,6 @@ void ncp_stream_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
                                                       : e->len[j]);
 }
 
-int64_t ncp_stream_clip(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
-                        MPI_Offset *pairs)
-{
-    const ncp_extents *e = s->ext;
-    int64_t i, n = 0;
-    if (s0 >= s1) return 0;
-    for (i = ncp_last_at_or_below(s->ext_at, e->n, s0);
-         i < e->n && s->ext_at[i] < s1; i++) {
-        MPI_Offset a = s0 > s->ext_at[i] ? s0 : s->ext_at[i];
-        MPI_Offset b = s1 < s->ext_at[i + 1] ? s1 : s->ext_at[i + 1];
-        pairs[2 * n] = e->off[i] + (a - s->ext_at[i]);
-        pairs[2 * n + 1] = b - a;
-        n++;
-    }
-    return n;
-}
-
 int ncp_stream_mem_add(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
                        ncp_extents *out)
 {
@@ -95,7 +80,7 @@ int ncp_stream_mem_add(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
     int64_t i;
     int err = NC_NOERR;
     if (s0 >= s1) return NC_NOERR;
-    for (i = ncp_last_at_or_below(s->mem_at, m->n, s0);
+    for (i = last_at_or_below(s->mem_at, m->n, s0);
          i < m->n && s->mem_at[i] < s1 && err == NC_NOERR; i++) {
         MPI_Offset a = s0 > s->mem_at[i] ? s0 : s->mem_at[i];
         MPI_Offset b = s1 < s->mem_at[i + 1] ? s1 : s->mem_at[i + 1];
@@ -108,8 +93,8 @@ int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
                     MPI_Datatype *t)
 {
     const ncp_extents *m = s->mem;
-    int64_t first = ncp_last_at_or_below(s->mem_at, m->n, s0), i, k = 0;
-    int64_t nblk = ncp_last_at_or_below(s->mem_at, m->n, s1 - 1) - first + 1;
+    int64_t first = last_at_or_below(s->mem_at, m->n, s0), i, k = 0;
+    int64_t nblk = last_at_or_below(s->mem_at, m->n, s1 - 1) - first + 1;
     int *blen = malloc((size_t)nblk * sizeof(*blen));
     MPI_Aint *disp = malloc((size_t)nblk * sizeof(*disp));
     if (!blen || !disp) {
