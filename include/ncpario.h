@@ -37,6 +37,10 @@ extern "C" {
  * and seconds spent in that exchange (communication phase) and in the
  * aggregators' file I/O (I/O phase; zero on members).  All zero on a file
  * that is not grouped.
+ *
+ * driver_rounds_write: the posix driver's write-aggregation rounds this
+ * rank took part in (one all-to-all exchange each; only windows holding
+ * data cost a round).  Zero under the mpiio driver and at one rank.
  */
 typedef struct ncpario_profile {
     long long mpiio_write_calls;
@@ -58,6 +62,7 @@ typedef struct ncpario_profile {
     double time_group_io_write;
     double time_group_comm_read;
     double time_group_io_read;
+    long long driver_rounds_write;
 } ncpario_profile;
 
 /* Copy the dataset's counters to *prof.  NC_EBADID for an unknown ncid.

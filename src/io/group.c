@@ -210,6 +210,8 @@ int ncp_group_close(ncp_file *f)
     int err = NC_NOERR;
     if (!g) return NC_NOERR;
     if (g->afile) {
+        /* the dataset's profile outlives the groups: keep the rounds */
+        f->driver_rounds += g->afile->driver_rounds;
         err = ncp_io_close(g->afile);
         free(g->afile);
     }

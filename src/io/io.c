@@ -241,3 +241,10 @@ int ncp_io_get_info(ncp_file *f, MPI_Info *info)
 }
 
 const char *ncp_io_driver_name(const ncp_file *f) { return f->drv->name; }
+
+int64_t ncp_io_driver_rounds(const ncp_file *f)
+{
+    int64_t n = f->driver_rounds;
+    if (f->group && f->group->afile) n += f->group->afile->driver_rounds;
+    return n;
+}

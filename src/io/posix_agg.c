@@ -3,8 +3,8 @@
  * by ncpario itself): the file range written by the call is cut into one
  * domain per aggregator (aligned to NCP_AGG_ALIGN), each domain into
  * windows of at most round_cap bytes, and in each round every rank ships
- * the bytes it has in each aggregator's window to that aggregator, which
- * writes them with a few large pwritev calls.
+ * the bytes it has in each aggregator's next non-empty window to that
+ * aggregator, which writes them with a few large pwritev calls.
  *
  * Why: on one node, many ranks writing small extents of one file contend
  * for the file's inode lock; one writer per node issuing large writes does
@@ -26,42 +26,137 @@
  * and stripe size), so two aggregators never share a block. */
 #define NCP_AGG_ALIGN ((MPI_Offset)1 << 20)
 
-/* The file range of the call and how it is cut; identical on every rank. */
+/* Occupancy is agreed as a bitmap of at most this many granules (or one
+ * per domain, if there are more domains), so one allreduce of at most
+ * 8 KiB serves any span. */
+#define NCP_AGG_MAXBITS 65536
+
+/*
+ * The file range of the call and how it is cut; identical on every rank.
+ * Domain a is [base + a*dsz, +dsz) and its window w is the cap bytes
+ * from w*cap on.  Only windows where some rank has bytes get a round:
+ * a call whose extents lie far apart (I/O groups' aggregators, sparse
+ * subarrays of a large variable) would otherwise run one all-to-all per
+ * cap bytes of span, nearly all of them empty.  A granule is m windows
+ * (m = 1 unless the span holds more than NCP_AGG_MAXBITS windows).
+ */
 typedef struct agg_plan {
     MPI_Offset base, hi; /* domains start at base; bytes end before hi */
     MPI_Offset dsz;      /* domain size, a multiple of NCP_AGG_ALIGN */
+    MPI_Offset cap;      /* window size */
+    int64_t wpd, m, gpd; /* windows per domain, per granule; granules
+                            per domain */
+    uint64_t *busy;      /* bit a*gpd + g: granule g of domain a has bytes */
+    int64_t *cur;        /* per domain: this round's window, wpd if none */
     int64_t nrounds;
 } agg_plan;
 
+static int busy_at(const agg_plan *p, int64_t bit)
+{
+    return (int)(p->busy[bit / 64] >> (bit % 64) & 1);
+}
+
+/* Mark the granules my extents touch, domain by domain. */
+static void plan_mark(agg_plan *p, const ncp_extents *ext)
+{
+    int64_t i, g, g1, gcap = p->cap * p->m;
+    for (i = 0; i < ext->n; i++) {
+        MPI_Offset o = ext->off[i], end = o + ext->len[i];
+        while (o < end) {
+            int64_t a = (o - p->base) / p->dsz;
+            MPI_Offset dlo = p->base + a * p->dsz;
+            MPI_Offset stop = end < dlo + p->dsz ? end : dlo + p->dsz;
+            g1 = (stop - 1 - dlo) / gcap;
+            for (g = (o - dlo) / gcap; g <= g1; g++) {
+                int64_t bit = a * p->gpd + g;
+                p->busy[bit / 64] |= (uint64_t)1 << (bit % 64);
+            }
+            o = stop;
+        }
+    }
+}
+
+/* Domain a's first busy window at or after w; wpd when there is none. */
+static int64_t plan_next_busy(const agg_plan *p, int a, int64_t w)
+{
+    while (w < p->wpd && !busy_at(p, a * p->gpd + w / p->m))
+        w = (w / p->m + 1) * p->m;
+    return w < p->wpd ? w : p->wpd;
+}
+
+static int plan_alloc(agg_plan *p, int naggr)
+{
+    int64_t bits = naggr > NCP_AGG_MAXBITS ? naggr : NCP_AGG_MAXBITS;
+    p->busy = malloc((size_t)(bits + 63) / 64 * sizeof(uint64_t));
+    p->cur = malloc((size_t)naggr * sizeof(int64_t));
+    return p->busy && p->cur ? NC_NOERR : NC_ENOMEM;
+}
+
+static void plan_free(agg_plan *p)
+{
+    free(p->busy);
+    free(p->cur);
+}
+
+/* Collective: the call's range, the domains, and which windows are busy.
+ * p->busy and p->cur come from plan_alloc. */
 static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
 {
     MPI_Offset mine[2], all[2];
-    int64_t span;
+    int64_t span, nwords, a, w;
+    int naggr = f->posix->naggr;
     mine[0] = ext->n ? -ext->off[0] : -INT64_MAX;
     mine[1] = ext->n ? ext->off[ext->n - 1] + ext->len[ext->n - 1] : 0;
     MPI_Allreduce(mine, all, 2, MPI_OFFSET, MPI_MAX, f->comm);
     p->base = -all[0];
     p->hi = all[1];
-    if (p->hi <= p->base) {
-        p->nrounds = 0;
-        return;
-    }
+    p->nrounds = 0;
+    if (p->hi <= p->base) return;
     p->base -= p->base % NCP_AGG_ALIGN;
     span = p->hi - p->base;
-    p->dsz = (span + f->posix->naggr - 1) / f->posix->naggr;
+    p->dsz = (span + naggr - 1) / naggr;
     p->dsz = (p->dsz + NCP_AGG_ALIGN - 1) / NCP_AGG_ALIGN * NCP_AGG_ALIGN;
     if (p->dsz > span) p->dsz = span;
-    p->nrounds = (p->dsz + f->posix->round_cap - 1) / f->posix->round_cap;
+    p->cap = f->posix->round_cap;
+    p->wpd = (p->dsz + p->cap - 1) / p->cap;
+    p->gpd = NCP_AGG_MAXBITS / naggr;
+    if (p->gpd < 1) p->gpd = 1;
+    if (p->gpd > p->wpd) p->gpd = p->wpd;
+    p->m = (p->wpd + p->gpd - 1) / p->gpd;
+    p->gpd = (p->wpd + p->m - 1) / p->m;
+    nwords = (naggr * p->gpd + 63) / 64;
+    memset(p->busy, 0, (size_t)nwords * sizeof(uint64_t));
+    plan_mark(p, ext);
+    MPI_Allreduce(MPI_IN_PLACE, p->busy, (int)nwords, MPI_UINT64_T, MPI_BOR,
+                  f->comm);
+    for (a = 0; a < naggr; a++) {
+        int64_t n = 0;
+        for (w = plan_next_busy(p, (int)a, 0); w < p->wpd;
+             w = plan_next_busy(p, (int)a, w + 1))
+            n++;
+        p->cur[a] = plan_next_busy(p, (int)a, 0);
+        if (n > p->nrounds) p->nrounds = n;
+    }
 }
 
-/* Aggregator a's window in round r: [*lo, *hi), possibly empty. */
-static void plan_window(const ncp_file *f, const agg_plan *p, int a,
-                        int64_t r, MPI_Offset *lo, MPI_Offset *hi)
+/* Every domain moves on to its next busy window. */
+static void plan_advance(ncp_file *f, agg_plan *p)
+{
+    int a;
+    for (a = 0; a < f->posix->naggr; a++)
+        if (p->cur[a] < p->wpd) p->cur[a] = plan_next_busy(p, a, p->cur[a] + 1);
+}
+
+/* Aggregator a's window this round: [*lo, *hi), possibly empty. */
+static void plan_window(const agg_plan *p, int a, MPI_Offset *lo,
+                        MPI_Offset *hi)
 {
     MPI_Offset dlo = p->base + (MPI_Offset)a * p->dsz;
     MPI_Offset dhi = dlo + p->dsz;
-    *lo = dlo + r * f->posix->round_cap;
-    *hi = *lo + f->posix->round_cap;
+    *lo = *hi = dlo;
+    if (p->cur[a] >= p->wpd) return;
+    *lo = dlo + p->cur[a] * p->cap;
+    *hi = *lo + p->cap;
     if (*hi > dhi) *hi = dhi;
     if (*hi > p->hi) *hi = p->hi;
     if (*lo > *hi) *lo = *hi;
@@ -168,11 +263,11 @@ static int round_alloc(agg_round *r, int np, int64_t next)
 }
 
 /*
- * The sender's half of round k: for each aggregator, my clipped extents
+ * The sender's half of a round: for each aggregator, my clipped extents
  * (metadata) and a datatype over the memory holding their bytes.
  */
 static int round_pack(ncp_file *f, const agg_plan *p, const ncp_stream *s,
-                      agg_round *r, int64_t k)
+                      agg_round *r)
 {
     int a, err = NC_NOERR;
     int64_t used = 0;
@@ -180,7 +275,7 @@ static int round_pack(ncp_file *f, const agg_plan *p, const ncp_stream *s,
         int peer = f->posix->aggr[a];
         MPI_Offset lo, hi, s0, s1;
         int64_t n;
-        plan_window(f, p, a, k, &lo, &hi);
+        plan_window(p, a, &lo, &hi);
         n = lo < hi ? clip_window(s, lo, hi, r->meta_out + 2 * used, &s0,
                                   &s1)
                     : 0;
@@ -298,17 +393,17 @@ static int inbox_write(int fd, int np, agg_inbox *in)
 }
 
 /*
- * Round k, every rank: counts, then metadata, then bytes, then the
+ * One round, every rank: counts, then metadata, then bytes, then the
  * aggregators write.  An allocation failure on any rank is agreed on
  * before the exchange, so nobody waits on a message never sent; that
  * agreed code is returned.  A failed write is this aggregator's own and
  * goes to *werr (the first one kept).
  */
 static int round_run(ncp_file *f, const agg_plan *p, const ncp_stream *s,
-                     agg_round *r, int64_t k, int *werr)
+                     agg_round *r, int *werr)
 {
     agg_inbox in;
-    int err = round_pack(f, p, s, r, k), e;
+    int err = round_pack(f, p, s, r), e;
     memset(&in, 0, sizeof(in));
     MPI_Alltoall(r->cnt_out, 2, MPI_INT64_T, r->cnt_in, 2, MPI_INT64_T,
                  f->comm);
@@ -339,13 +434,18 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     int64_t k;
     MPI_Comm_size(f->comm, &np);
     err = round_alloc(&r, np, ext->n + f->posix->naggr);
+    if (plan_alloc(&p, f->posix->naggr) != NC_NOERR) err = NC_ENOMEM;
     if (ncp_stream_init(&s, ext, mem) != NC_NOERR) err = NC_ENOMEM;
     err = ncp_io_agree(f->comm, err);
     if (err == NC_NOERR) plan_make(f, ext, &p);
     /* a failed write on one aggregator does not stop the rounds: the
      * others still write theirs, and the caller agrees on the code */
-    for (k = 0; err == NC_NOERR && k < p.nrounds; k++)
-        err = round_run(f, &p, &s, &r, k, &werr);
+    for (k = 0; err == NC_NOERR && k < p.nrounds; k++) {
+        err = round_run(f, &p, &s, &r, &werr);
+        plan_advance(f, &p);
+        f->driver_rounds++;
+    }
+    plan_free(&p);
     round_free(&r);
     ncp_stream_free(&s);
     return err != NC_NOERR ? err : werr;

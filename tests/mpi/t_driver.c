@@ -8,6 +8,9 @@
  * small that each write takes many rounds; each file must equal the mpiio
  * driver's byte for byte and read back right through its own driver.
  * Bad driver hints fail create and open with NC_EINVAL and create nothing.
+ * One collective call writes a small piece per rank, the pieces about
+ * 1 MiB apart: the posix driver must spend a round only on the staging
+ * windows that hold a piece, not one per window of the whole span.
  *
  * The driver hints are ncpario's; the PnetCDF build of this test only
  * checks that the program's data round-trips.
@@ -23,6 +26,7 @@
 #if defined(__has_include)
 #if __has_include(<ncpario.h>)
 #define HAVE_NCPARIO 1
+#include <ncpario.h>
 #endif
 #endif
 
@@ -40,16 +44,17 @@
 typedef struct setting {
     const char *suffix;
     const char *hints; /* "key=value;..." or NULL for none */
+    MPI_Offset cap;    /* > 0: one aggregator stages this many bytes */
 } setting;
 
 static const setting settings[] = {
-    {"_mpiio.nc", "nc_driver=mpiio"},
-    {"_posix.nc", "nc_driver=posix"},
-    {"_posix_a2.nc", "nc_driver=posix;nc_posix_aggrs_per_node=2"},
-    {"_posix_a3.nc", "nc_driver=posix;nc_posix_aggrs_per_node=3"},
-    {"_posix_direct.nc", "nc_driver=posix;nc_posix_aggrs_per_node=64"},
-    {"_posix_rounds.nc", "nc_driver=posix;nc_posix_buffer_size=1000"},
-    {"_default.nc", NULL},
+    {"_mpiio.nc", "nc_driver=mpiio", 0},
+    {"_posix.nc", "nc_driver=posix", 1048576},
+    {"_posix_a2.nc", "nc_driver=posix;nc_posix_aggrs_per_node=2", 0},
+    {"_posix_a3.nc", "nc_driver=posix;nc_posix_aggrs_per_node=3", 0},
+    {"_posix_direct.nc", "nc_driver=posix;nc_posix_aggrs_per_node=64", 0},
+    {"_posix_rounds.nc", "nc_driver=posix;nc_posix_buffer_size=1000", 1000},
+    {"_default.nc", NULL, 0},
 };
 #define NSETTINGS ((int)(sizeof(settings) / sizeof(settings[0])))
 
@@ -70,10 +75,54 @@ static void my_rows(MPI_Offset *y0, MPI_Offset *ny)
 
 static signed char big_at(MPI_Offset i) { return (signed char)(i * 7 % 251); }
 
-static void write_file(const char *path, MPI_Info info)
+/* Rank q's sparse piece of big: PIECE bytes at piece_at(q). */
+#define PIECE 300
+static MPI_Offset piece_at(int q) { return (MPI_Offset)q * 1048576 + 777 * q; }
+
+/* Rewrite each rank's piece of big (same values, so the file does not
+ * change) in one collective call; return the posix driver's rounds for
+ * it. */
+static long long write_pieces(int nc, int vb, const signed char *big)
+{
+    MPI_Offset st = piece_at(tu_myrank), ct = PIECE;
+    long long before = 0;
+#ifdef HAVE_NCPARIO
+    ncpario_profile prof;
+    CHECK_ERR(ncpario_inq_profile(nc, &prof));
+    before = prof.driver_rounds_write;
+#endif
+    if (st + ct > NBIG) ct = 0;
+    CHECK_ERR(ncmpi_put_vara_schar_all(nc, vb, &st, &ct, big + st));
+#ifdef HAVE_NCPARIO
+    CHECK_ERR(ncpario_inq_profile(nc, &prof));
+    return prof.driver_rounds_write - before;
+#else
+    return 0;
+#endif
+}
+
+/* The windows of cap bytes holding some rank's piece when big starts at
+ * file offset begin and one aggregator serves the call: its windows are
+ * counted from the 1 MiB boundary at or below the first piece. */
+static long long windows_with_pieces(MPI_Offset begin, MPI_Offset cap)
+{
+    MPI_Offset base = (begin + piece_at(0)) / 1048576 * 1048576, w, last = -1;
+    long long n = 0;
+    int q;
+    for (q = 0; q < tu_nranks && piece_at(q) + PIECE <= NBIG; q++)
+        for (w = (begin + piece_at(q) - base) / cap;
+             w <= (begin + piece_at(q) + PIECE - 1 - base) / cap; w++)
+            if (w != last) n++, last = w;
+    return n;
+}
+
+/* expect_cap > 0: check the sparse call's rounds against windows of
+ * that many bytes (one aggregator, more than one rank) */
+static void write_file(const char *path, MPI_Info info, MPI_Offset expect_cap)
 {
     int nc, dt, dy, dx, db, dims[3], vf, vd, vr, vs, vg, vb, r, i;
     int req[2 * NREC + 1];
+    long long rounds;
     signed char *big = malloc(NBIG);
     MPI_Offset y0, ny, st[3], ct[3];
     int fbuf[NY * NX];
@@ -127,6 +176,16 @@ static void write_file(const char *path, MPI_Info info)
     for (i = 0; i < NBIG; i++) big[i] = big_at(i);
     st[0] = 0, ct[0] = tu_myrank == 0 ? NBIG : 0;
     CHECK_ERR(ncmpi_put_vara_schar_all(nc, vb, st, ct, big));
+    rounds = write_pieces(nc, vb, big);
+#ifdef HAVE_NCPARIO
+    if (expect_cap > 0 && tu_nranks > 1) {
+        MPI_Offset begin = 0;
+        CHECK_ERR(ncmpi_inq_varoffset(nc, vb, &begin));
+        CHECKF(rounds == windows_with_pieces(begin, expect_cap),
+               "sparse call took %lld rounds, %lld windows hold data",
+               rounds, windows_with_pieces(begin, expect_cap));
+    }
+#endif
     CHECK_ERR(ncmpi_close(nc));
     free(big);
 }
@@ -172,6 +231,45 @@ static void read_back(const char *path, MPI_Info info, const char *what)
 }
 
 #ifdef HAVE_NCPARIO
+/* A call spanning more staging windows than the driver's occupancy bitmap
+ * has bits (192 MiB in windows of 1000 bytes), with a piece per rank
+ * 64 MiB apart and no fill: rounds run over whole granules of windows
+ * then, a few per piece, never one per window of the span; the pieces
+ * read back right. */
+static void check_coarse_granules(const char *path)
+{
+    const MPI_Offset apart = (MPI_Offset)64 << 20, n = (MPI_Offset)1 << 28;
+    MPI_Info info = tu_info_of("nc_driver=posix;nc_posix_buffer_size=1000");
+    MPI_Offset st = apart * tu_myrank + 777 * tu_myrank, ct = PIECE, i;
+    signed char piece[PIECE], back[PIECE];
+    ncpario_profile prof;
+    int nc, dim, var, q, bad = 0;
+    for (i = 0; i < PIECE; i++) piece[i] = big_at(st + i);
+    CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
+    CHECK_ERR(ncmpi_set_fill(nc, NC_NOFILL, NULL));
+    CHECK_ERR(ncmpi_def_dim(nc, "n", n, &dim));
+    CHECK_ERR(ncmpi_def_var(nc, "v", NC_BYTE, 1, &dim, &var));
+    CHECK_ERR(ncmpi_enddef(nc));
+    CHECK_ERR(ncmpi_put_vara_schar_all(nc, var, &st, &ct, piece));
+    CHECK_ERR(ncpario_inq_profile(nc, &prof));
+    if (tu_nranks > 1)
+        CHECKF(prof.driver_rounds_write >= tu_nranks &&
+                   prof.driver_rounds_write <= 8 * tu_nranks,
+               "%d pieces took %lld rounds", tu_nranks,
+               prof.driver_rounds_write);
+    CHECK_ERR(ncmpi_close(nc));
+    CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, info, &nc));
+    for (q = 0; q < tu_nranks; q++) {
+        st = apart * q + 777 * q;
+        CHECK_ERR(ncmpi_get_vara_schar_all(nc, var, &st, &ct, back));
+        for (i = 0; i < PIECE; i++) bad += back[i] != big_at(st + i);
+    }
+    CHECKF(bad == 0, "coarse granules: %d wrong bytes", bad);
+    CHECK_ERR(ncmpi_close(nc));
+    MPI_Info_free(&info);
+    if (tu_myrank == 0) unlink(path);
+}
+
 static void check_reported_driver(const char *path)
 {
     int nc, flag = 0;
@@ -206,7 +304,7 @@ int main(int argc, char **argv)
     for (i = 0; i < NSETTINGS; i++) {
         MPI_Info info = tu_info_of(settings[i].hints);
         tu_sibling(paths[i], sizeof paths[i], path, settings[i].suffix);
-        write_file(paths[i], info);
+        write_file(paths[i], info, settings[i].cap);
         read_back(paths[i], info, settings[i].suffix);
         MPI_Info_free(&info);
         if (tu_myrank == 0 && i > 0)
@@ -215,6 +313,8 @@ int main(int argc, char **argv)
     }
 #ifdef HAVE_NCPARIO
     check_reported_driver(paths[NSETTINGS - 1]);
+    tu_sibling(bad, sizeof bad, path, "_coarse.nc");
+    check_coarse_granules(bad);
     tu_sibling(bad, sizeof bad, path, "_bad.nc");
     tu_check_bad_hint(bad, paths[0], "nc_driver=bogus");
     tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=0");
