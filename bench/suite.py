@@ -96,7 +96,7 @@ PRESETS = {
                     ["-K", "fixed", "-v", "20", "-e", "32"]],
         "flash_io": [["-n", "80", "-b", "8"]],
         "btio": [], "mom_io": [],
-        "pflotran_io": [["-n", "8388608"]],
+        "pflotran_io": [["-n", "2097152"]],
     },
     "large": {
         "ranks": [1, 2, 4, 8, 16], "reps": 5, "warmup": 1,
