@@ -11,7 +11,10 @@
  * once and copied out to every member.  Then file-contiguous extents and
  * memory-contiguous pieces are coalesced separately, and the whole list
  * moves in one call with an hindexed file view and an hindexed memory type
- * on absolute addresses, so no user data is packed for the I/O.
+ * on absolute addresses, so no user data is packed for the I/O.  Puts
+ * that only need a byte swap are swapped in the caller's buffer and back
+ * afterwards, unless the driver takes the swap widths with the memory
+ * pieces (ncp_io_write_swaps) and swaps while it copies anyway.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +28,7 @@ typedef struct seg {
     int64_t off, len; /* file bytes */
     char *mem;        /* where they are (put) or go (get) */
     int op;           /* index in posting order */
+    int swap;         /* put: element width the driver byte-swaps, or 0 */
 } seg;
 
 typedef struct seg_list {
@@ -50,7 +54,8 @@ typedef struct flush_state {
     ncp_extents fext, mext;
 } flush_state;
 
-static int segs_push(seg_list *l, int64_t off, int64_t len, char *mem, int op)
+static int segs_push(seg_list *l, int64_t off, int64_t len, char *mem, int op,
+                     int swap)
 {
     if (l->n == l->cap) {
         int64_t cap = l->cap ? 2 * l->cap : 256;
@@ -63,6 +68,7 @@ static int segs_push(seg_list *l, int64_t off, int64_t len, char *mem, int op)
     l->s[l->n].len = len;
     l->s[l->n].mem = mem;
     l->s[l->n].op = op;
+    l->s[l->n].swap = swap;
     l->n++;
     return NC_NOERR;
 }
@@ -80,19 +86,21 @@ static int runs_mark(seg_list *l)
     return NC_NOERR;
 }
 
-/* One op's extents, each paired with the next bytes of its buffer. */
-static int op_segments(ncp_dataset *ds, ncp_op *op, int index, seg_list *l)
+/* One op's extents, each paired with the next bytes of its buffer.
+ * deferred: the driver swaps the bytes of NCP_OPBUF_SWAP puts. */
+static int op_segments(ncp_dataset *ds, ncp_op *op, int index, int deferred,
+                       seg_list *l)
 {
     ncp_extents e;
     char *mem = op->xbuf;
     int64_t i;
-    int err;
+    int err, swap = deferred && op->buf == NCP_OPBUF_SWAP ? op->xsz : 0;
     op->req.var = &ds->hdr.vars[op->varid]; /* redef may have moved it */
     ncp_extents_init(&e);
     err = ncp_req_extents(&ds->hdr, &op->req, &e);
     if (err == NC_NOERR && e.n > 0) err = runs_mark(l);
     for (i = 0; i < e.n && err == NC_NOERR; i++) {
-        err = segs_push(l, e.off[i], e.len[i], mem, index);
+        err = segs_push(l, e.off[i], e.len[i], mem, index, swap);
         mem += e.len[i];
     }
     ncp_extents_free(&e);
@@ -179,8 +187,10 @@ static int fold_cluster(flush_state *st, seg *s, int64_t n, int64_t lo,
     st->staging[st->nstaging++] = stage;
     if (is_write) {
         qsort(s, (size_t)n, sizeof(*s), by_op); /* later posts win */
-        for (i = 0; i < n; i++)
-            memcpy(stage + (s[i].off - lo), s[i].mem, (size_t)s[i].len);
+        for (i = 0; i < n; i++) /* the stage holds file bytes */
+            ncp_x_swap_copy(stage + (s[i].off - lo), s[i].mem,
+                            s[i].swap ? s[i].len / s[i].swap : s[i].len,
+                            s[i].swap ? s[i].swap : 1);
     } else {
         for (i = 0; i < n && err == NC_NOERR; i++)
             err = add_copy(st, s[i].mem, stage + (s[i].off - lo), s[i].len);
@@ -189,6 +199,7 @@ static int fold_cluster(flush_state *st, seg *s, int64_t n, int64_t lo,
     out->len = hi - lo;
     out->mem = stage;
     out->op = s[0].op;
+    out->swap = 0;
     return err;
 }
 
@@ -227,8 +238,8 @@ static int coalesce(flush_state *st)
         if (s->len == 0) continue;
         err = ncp_extents_add(&st->fext, s->off, s->len);
         if (err == NC_NOERR)
-            err = ncp_extents_add(&st->mext,
-                                  (MPI_Offset)(intptr_t)s->mem, s->len);
+            err = ncp_extents_add_swapped(
+                &st->mext, (MPI_Offset)(intptr_t)s->mem, s->len, s->swap);
     }
     return err;
 }
@@ -245,13 +256,14 @@ static void state_free(flush_state *st)
     ncp_extents_free(&st->mext);
 }
 
-/* Before I/O: swap put buffers in place, give own gets their buffer. */
-static int prepare(ncp_op **ops, int n)
+/* Before I/O: swap put buffers in place unless the driver swaps them
+ * (deferred), give own gets their buffer. */
+static int prepare(ncp_op **ops, int n, int deferred)
 {
     int k;
     for (k = 0; k < n; k++) {
         ncp_op *op = ops[k];
-        if (op->is_put && op->buf == NCP_OPBUF_SWAP)
+        if (op->is_put && op->buf == NCP_OPBUF_SWAP && !deferred)
             ncp_x_swap_inplace(op->xbuf, op->req.nelems, op->xsz);
         if (!op->is_put && op->buf == NCP_OPBUF_OWN && !op->xbuf &&
             !(op->xbuf = malloc((size_t)op->xbytes + 1)))
@@ -262,11 +274,11 @@ static int prepare(ncp_op **ops, int n)
 
 /* Plan the single call for ops (all puts or all gets). */
 static int plan(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
-                flush_state *st)
+                int deferred, flush_state *st)
 {
     int k, err = NC_NOERR;
     for (k = 0; k < n && err == NC_NOERR; k++)
-        err = op_segments(ds, ops[k], k, &st->segs);
+        err = op_segments(ds, ops[k], k, deferred, &st->segs);
     if (err == NC_NOERR) err = merge_runs(&st->segs);
     ds->prof.extents_posted += st->segs.n;
     if (err == NC_NOERR) err = resolve_overlaps(st, is_write);
@@ -329,12 +341,13 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
 {
     flush_state st;
     int err, ioerr = NC_NOERR, k;
+    int deferred = is_write && ncp_io_write_swaps(&ds->file, collective);
     int64_t i;
     memset(&st, 0, sizeof st);
     ncp_extents_init(&st.fext);
     ncp_extents_init(&st.mext);
-    err = prepare(ops, n);
-    if (err == NC_NOERR) err = plan(ds, ops, n, is_write, &st);
+    err = prepare(ops, n, deferred);
+    if (err == NC_NOERR) err = plan(ds, ops, n, is_write, deferred, &st);
     if (err != NC_NOERR) { /* still join the collective, empty */
         ncp_extents_free(&st.fext);
         ncp_extents_free(&st.mext);
@@ -358,7 +371,7 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     for (k = 0; k < n; k++) {
         ncp_op *op = ops[k];
         int e = err;
-        if (is_write && op->buf == NCP_OPBUF_SWAP) /* restore the caller's */
+        if (is_write && op->buf == NCP_OPBUF_SWAP && !deferred) /* undo */
             ncp_x_swap_inplace(op->xbuf, op->req.nelems, op->xsz);
         if (!is_write && e == NC_NOERR) e = decode(ds, op);
         if (e != NC_NOERR) op->status = e;

@@ -57,6 +57,10 @@ int ncp_x_get(int xtype, const void *xsrc, ncp_mtype mt, void *dst,
 /* The default fill value of xtype (NC_FILL_BYTE ...) in external form. */
 void ncp_x_default_fill(int xtype, void *xdst);
 
+/* Copy n elements of size esize from s to d (not overlapping), reversing
+ * each element's bytes on a little-endian host. */
+void ncp_x_swap_copy(void *d, const void *s, int64_t n, int esize);
+
 /* Swap n elements of size esize in place (no-op on big-endian hosts). */
 void ncp_x_swap_inplace(void *buf, int64_t n, int esize);
 

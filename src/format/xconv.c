@@ -201,6 +201,11 @@ static void swap_move(void *d, const void *s, int64_t n, int esize)
     }
 }
 
+void ncp_x_swap_copy(void *d, const void *s, int64_t n, int esize)
+{
+    if (n > 0) swap_move(d, s, n, esize);
+}
+
 void ncp_x_swap_inplace(void *buf, int64_t n, int esize)
 {
     if (HOST_IS_BIG || buf == NULL || n <= 0)

@@ -19,9 +19,11 @@ void ncp_extents_free(ncp_extents *e)
 {
     free(e->off);
     free(e->len);
+    free(e->swap);
     ncp_extents_init(e);
 }
 
+/* Room for one more entry; the swap widths grow along once they exist. */
 static int extents_grow(ncp_extents *e)
 {
     int64_t cap = e->cap ? e->cap * 2 : 64;
@@ -31,16 +33,28 @@ static int extents_grow(ncp_extents *e)
     MPI_Offset *len = realloc(e->len, (size_t)cap * sizeof(*len));
     if (!len) return NC_ENOMEM;
     e->len = len;
+    if (e->swap) {
+        unsigned char *w = realloc(e->swap, (size_t)cap);
+        if (!w) return NC_ENOMEM;
+        e->swap = w;
+    }
     e->cap = cap;
     return NC_NOERR;
 }
 
-int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len)
+int ncp_extents_add_swapped(ncp_extents *e, MPI_Offset off, MPI_Offset len,
+                            int width)
 {
+    unsigned char w = (unsigned char)(width > 1 ? width : 0);
     int err;
     if (len <= 0) return NC_NOERR;
+    if (w && !e->swap) { /* first swapped piece: earlier ones had none */
+        if (!(e->swap = calloc((size_t)(e->cap ? e->cap : 1), 1)))
+            return NC_ENOMEM;
+    }
     e->nbytes += len;
-    if (e->n > 0 && e->off[e->n - 1] + e->len[e->n - 1] == off) {
+    if (e->n > 0 && e->off[e->n - 1] + e->len[e->n - 1] == off &&
+        (!e->swap || e->swap[e->n - 1] == w)) {
         e->len[e->n - 1] += len;
         return NC_NOERR;
     }
@@ -50,8 +64,14 @@ int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len)
     }
     e->off[e->n] = off;
     e->len[e->n] = len;
+    if (e->swap) e->swap[e->n] = w;
     e->n++;
     return NC_NOERR;
+}
+
+int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len)
+{
+    return ncp_extents_add_swapped(e, off, len, 0);
 }
 
 int ncp_io_agree(MPI_Comm comm, int err)
@@ -199,9 +219,17 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
 int ncp_io_xferv(ncp_file *f, int collective, int is_write,
                  const ncp_extents *ext, const ncp_extents *mem)
 {
+    if (mem->swap && !(is_write && ncp_io_write_swaps(f, collective)))
+        return NC_EINTERNAL;
     if (collective && f->group)
         return ncp_group_xferv(f, is_write, ext, mem);
     return f->drv->xferv(f, collective, is_write, ext, mem);
+}
+
+int ncp_io_write_swaps(const ncp_file *f, int collective)
+{
+    if (!f->drv->swaps_on_write || (collective && f->group)) return 0;
+    return f->drv->swaps_on_write(f, collective);
 }
 
 int ncp_io_write_at(ncp_file *f, MPI_Offset off, const void *buf, int64_t n)

@@ -309,7 +309,15 @@ static int mpiio_get_info(ncp_file *f, MPI_Info *info)
 }
 
 const ncp_io_driver ncp_io_mpiio_driver = {
-    "mpiio",        mpiio_open,     mpiio_close,   mpiio_xferv,
-    mpiio_write_at, mpiio_read_at,  mpiio_get_size, mpiio_set_size,
-    mpiio_sync,     mpiio_get_info,
+    .name = "mpiio",
+    .swaps_on_write = NULL,
+    .open = mpiio_open,
+    .close = mpiio_close,
+    .xferv = mpiio_xferv,
+    .write_at = mpiio_write_at,
+    .read_at = mpiio_read_at,
+    .get_size = mpiio_get_size,
+    .set_size = mpiio_set_size,
+    .sync = mpiio_sync,
+    .get_info = mpiio_get_info,
 };

@@ -27,12 +27,22 @@ typedef struct ncp_extents {
     MPI_Offset *off; /* file offsets, ascending */
     MPI_Offset *len; /* byte lengths, > 0 */
     int64_t nbytes;  /* sum of len */
+    /* Memory lists of a write only, NULL when unused: per piece, the
+     * width of the elements whose bytes the driver reverses on their way
+     * to the file (0: bytes as they are).  A piece with width w starts on
+     * an element and holds whole elements. */
+    unsigned char *swap;
 } ncp_extents;
 
 void ncp_extents_init(ncp_extents *e);
 void ncp_extents_free(ncp_extents *e);
 /* Append (off, len); merges with the previous extent when adjacent. */
 int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len);
+/* The same for a memory piece whose elements of `width` bytes are to be
+ * byte-reversed on the way out (width <= 1: none); merges only with a
+ * piece of the same width. */
+int ncp_extents_add_swapped(ncp_extents *e, MPI_Offset off, MPI_Offset len,
+                            int width);
 
 typedef struct ncp_io_driver ncp_io_driver;
 struct ncp_posix;
@@ -83,6 +93,14 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
  * aggregators. */
 int ncp_io_xferv(ncp_file *f, int collective, int is_write,
                  const ncp_extents *ext, const ncp_extents *mem);
+
+/* Whether a write to f (collective or not) may hand over memory pieces
+ * with swap widths (ncp_extents_add_swapped): the driver then reverses
+ * the bytes as it copies them to the file, and the caller's buffer is
+ * never swapped in place.  The posix driver when each rank writes its own
+ * bytes; a mem list with widths given to any other transfer is refused
+ * with NC_EINTERNAL. */
+int ncp_io_write_swaps(const ncp_file *f, int collective);
 
 /* Independent contiguous access at an absolute offset through the
  * collective handle (used by rank 0 for header bytes). */

@@ -10,6 +10,9 @@
 
 struct ncp_io_driver {
     const char *name;
+    /* Whether a write takes memory pieces with swap widths
+     * (ncp_io_write_swaps); NULL: never. */
+    int (*swaps_on_write)(const ncp_file *f, int collective);
     /* Collective; f->comm, path, writable and info are set.  Agrees on
      * its code. */
     int (*open)(ncp_file *f, int create, int clobber);

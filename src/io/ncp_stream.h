@@ -41,6 +41,12 @@ int ncp_stream_mem_add(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
 int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
                     MPI_Datatype *t);
 
+/* Copy the bytes of stream range [s0, s1) into dst (s1 - s0 bytes) as
+ * the file is to hold them: the elements of pieces with a swap width
+ * byte-reversed, every other byte as it is. */
+void ncp_stream_copy(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                     char *dst);
+
 /*
  * A k-way merge of sorted (offset, length) pair lists, O(n log k): the
  * lists of nsrc sources lie one after another in pairs, source q's from

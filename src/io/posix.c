@@ -33,6 +33,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "ncp_stream.h"
 #include "pnetcdf.h"
 #include "../util/ncp_hints.h"
 
@@ -212,6 +213,40 @@ static int sieve_read(int fd, const ncp_extents *ext, int64_t i, int64_t j,
     return err;
 }
 
+/*
+ * A write whose memory is to be byte-swapped (ncp_io_write_swaps): each
+ * extent goes through a bounce buffer of at most SWAP_BOUNCE bytes, filled
+ * swapped.  One copy, where swapping the caller's buffer in place and
+ * back would be two passes over all of it.
+ */
+enum { SWAP_BOUNCE = 1 << 20 };
+
+static int write_swapped(int fd, const ncp_extents *ext,
+                         const ncp_extents *mem)
+{
+    ncp_stream s;
+    char *buf = NULL;
+    int64_t i;
+    int err = ncp_stream_init(&s, ext, mem);
+    MPI_Offset size = ext->nbytes < SWAP_BOUNCE ? ext->nbytes : SWAP_BOUNCE;
+    if (err == NC_NOERR && !(buf = malloc((size_t)size + 1))) err = NC_ENOMEM;
+    for (i = 0; i < ext->n && err == NC_NOERR; i++) {
+        MPI_Offset done, n;
+        for (done = 0; done < ext->len[i] && err == NC_NOERR; done += n) {
+            struct iovec one;
+            n = ext->len[i] - done < size ? ext->len[i] - done : size;
+            ncp_stream_copy(&s, s.ext_at[i] + done, s.ext_at[i] + done + n,
+                            buf);
+            one.iov_base = buf;
+            one.iov_len = (size_t)n;
+            err = ncp_posix_pwritev(fd, &one, 1, ext->off[i] + done);
+        }
+    }
+    free(buf);
+    ncp_stream_free(&s);
+    return err;
+}
+
 int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
                    const ncp_extents *mem)
 {
@@ -220,6 +255,7 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
     MPI_Offset buf_len = 0;
     int64_t i = 0;
     int err = NC_NOERR, eof = 0;
+    if (is_write && mem->swap) return write_swapped(fd, ext, mem);
     while (i < ext->n && err == NC_NOERR && !eof) {
         int64_t j = is_write ? i + 1 : sieve_end(ext, i);
         MPI_Offset span = ext->off[j - 1] + ext->len[j - 1] - ext->off[i];
@@ -249,10 +285,26 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
     if (!collective) return ncp_posix_move(f->fd, is_write, ext, mem);
     MPI_Comm_size(f->comm, &nprocs);
     if (is_write && f->posix->naggr < nprocs)
-        err = ncp_posix_write_aggregated(f, ext, mem);
+        err = mem->swap ? NC_EINTERNAL /* see posix_swaps_on_write */
+                        : ncp_posix_write_aggregated(f, ext, mem);
     else
         err = ncp_posix_move(f->fd, is_write, ext, mem);
     return ncp_io_agree(f->comm, err);
+}
+
+/*
+ * Swapping while copying into a bounce buffer beats swapping the caller's
+ * buffer in place and back when this rank writes its own bytes (1.15x at
+ * 1 rank, coll_perf's target case).  Not for the aggregated write: there
+ * the in-place swap runs on every rank at once before the rounds, while
+ * a swap in the rounds lengthens the aggregator's serial path (0.92-0.95x
+ * at 2 and 4 ranks).  docs/BENCHMARKS.md has the runs.
+ */
+static int posix_swaps_on_write(const ncp_file *f, int collective)
+{
+    int nprocs;
+    MPI_Comm_size(f->comm, &nprocs);
+    return !collective || f->posix->naggr >= nprocs;
 }
 
 static int open_fd(ncp_file *f, int flags, int fallback)
@@ -406,7 +458,15 @@ static int posix_get_info(ncp_file *f, MPI_Info *info)
 }
 
 const ncp_io_driver ncp_io_posix_driver = {
-    "posix",        posix_open,     posix_close,    posix_xferv,
-    posix_write_at, posix_read_at,  posix_get_size, posix_set_size,
-    posix_sync,     posix_get_info,
+    .name = "posix",
+    .swaps_on_write = posix_swaps_on_write,
+    .open = posix_open,
+    .close = posix_close,
+    .xferv = posix_xferv,
+    .write_at = posix_write_at,
+    .read_at = posix_read_at,
+    .get_size = posix_get_size,
+    .set_size = posix_set_size,
+    .sync = posix_sync,
+    .get_info = posix_get_info,
 };

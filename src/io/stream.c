@@ -5,7 +5,9 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "../format/ncp_xconv.h"
 #include "pnetcdf.h"
 
 static MPI_Offset *prefix_sums(const ncp_extents *e)
@@ -113,6 +115,56 @@ int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
     free(blen);
     free(disp);
     return NC_NOERR;
+}
+
+/*
+ * Bytes [at, at + n) of a piece of elements of w bytes, as the file wants
+ * them, into dst.  A window or chunk boundary may cut an element (an
+ * 8-byte double at a 4-byte aligned offset), so the partial elements at
+ * either end go through one whole swapped element.
+ */
+static void piece_copy(char *dst, const char *piece, MPI_Offset at,
+                       MPI_Offset n, int w)
+{
+    unsigned char one[16];
+    MPI_Offset whole;
+    if (w <= 1) {
+        memcpy(dst, piece + at, (size_t)n);
+        return;
+    }
+    if (at % w) { /* the tail of an element */
+        MPI_Offset e = at - at % w, k = w - at % w < n ? w - at % w : n;
+        ncp_x_swap_copy(one, piece + e, 1, w);
+        memcpy(dst, one + at % w, (size_t)k);
+        dst += k;
+        at += k;
+        n -= k;
+    }
+    whole = n / w;
+    ncp_x_swap_copy(dst, piece + at, whole, w);
+    dst += whole * w;
+    at += whole * w;
+    n -= whole * w;
+    if (n > 0) { /* the head of an element */
+        ncp_x_swap_copy(one, piece + at, 1, w);
+        memcpy(dst, one, (size_t)n);
+    }
+}
+
+void ncp_stream_copy(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                     char *dst)
+{
+    const ncp_extents *m = s->mem;
+    int64_t i;
+    if (s0 >= s1) return;
+    for (i = last_at_or_below(s->mem_at, m->n, s0);
+         i < m->n && s->mem_at[i] < s1; i++) {
+        MPI_Offset a = s0 > s->mem_at[i] ? s0 : s->mem_at[i];
+        MPI_Offset b = s1 < s->mem_at[i + 1] ? s1 : s->mem_at[i + 1];
+        piece_copy(dst, (const char *)(intptr_t)m->off[i], a - s->mem_at[i],
+                   b - a, m->swap ? m->swap[i] : 0);
+        dst += b - a;
+    }
 }
 
 /* Does source a's next pair come before source b's? */

@@ -2,8 +2,9 @@
 /* t_nb_status -- what a wait reports and what it leaves behind:
  *   - an iput with out-of-range values: its status is NC_ERANGE, the
  *     in-range values are written and the others hold the fill value;
- *   - nc_in_place_swap=enable: a small put is swapped in the caller's
- *     buffer, which is restored when the wait returns;
+ *   - nc_in_place_swap=enable: a small put's buffer holds its values when
+ *     the wait returns (swapped in place and back, or by the posix driver
+ *     as it copies: t_swap_defer);
  *   - a request never waited for is cancelled by close (NC_EPENDING).
  * Each rank works on its own row v(rank, x).
  */
