@@ -12,7 +12,7 @@
  *     buffers with a converted one (the later post wins);
  *   - every value reads back.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, strtok_r, unlink */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, strtok_r, unlink, unsetenv */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -29,7 +29,9 @@
 
 /* doubles per rank: 1.6 MB, more than the driver's 1 MiB bounce buffer */
 #define NPER 200003
-#define NC3 7 /* shorts per rank: an odd count */
+/* shorts per rank: 12 bytes, so no padding follows c; padding is a gap
+ * no call writes, which OMPIO may fill with stale bytes (see t_driver) */
+#define NC3 6
 #define NE 30 /* doubles per rank of e, the variable of the overlaps: */
 #define OVER_A 10 /* double e[OVER_A, OVER_A + 10) posted after e, */
 #define OVER_B 15 /* then float e[OVER_B, OVER_B + 10) */
@@ -182,6 +184,9 @@ int main(int argc, char **argv)
 #ifdef HAVE_NCPARIO
     protect = 1;
 #endif
+    /* this test sets its own drivers; an inherited PNETCDF_HINTS (the
+     * mpiio passes of the test suite) would override them */
+    unsetenv("PNETCDF_HINTS");
     for (f = 0; f < 2; f++) {
         snprintf(sfx, sizeof sfx, "%s_mpiio.nc", formats[f].suffix);
         tu_sibling(ref, sizeof ref, path, sfx);
