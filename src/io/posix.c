@@ -278,33 +278,37 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
     return err;
 }
 
+/* Does a write go through the aggregators (posix_agg.c)?  Only a
+ * collective one, when a node has more ranks than aggregators. */
+static int posix_write_aggregates(const ncp_file *f, int collective)
+{
+    int nprocs;
+    MPI_Comm_size(f->comm, &nprocs);
+    return collective && f->posix->naggr < nprocs;
+}
+
 static int posix_xferv(ncp_file *f, int collective, int is_write,
                        const ncp_extents *ext, const ncp_extents *mem)
 {
-    int err, nprocs;
-    if (!collective) return ncp_posix_move(f->fd, is_write, ext, mem);
-    MPI_Comm_size(f->comm, &nprocs);
-    if (is_write && f->posix->naggr < nprocs)
-        err = mem->swap ? NC_EINTERNAL /* see posix_swaps_on_write */
-                        : ncp_posix_write_aggregated(f, ext, mem);
+    int err;
+    if (is_write && posix_write_aggregates(f, collective))
+        err = ncp_posix_write_aggregated(f, ext, mem);
     else
         err = ncp_posix_move(f->fd, is_write, ext, mem);
-    return ncp_io_agree(f->comm, err);
+    return collective ? ncp_io_agree(f->comm, err) : err;
 }
 
 /*
  * Swapping while copying into a bounce buffer beats swapping the caller's
- * buffer in place and back when this rank writes its own bytes (1.15x at
- * 1 rank, coll_perf's target case).  Not for the aggregated write: there
+ * buffer in place and back when this rank writes its own bytes (1.18x at
+ * 1 rank, coll_io's issue-6 case).  Not for the aggregated write: there
  * the in-place swap runs on every rank at once before the rounds, while
  * a swap in the rounds lengthens the aggregator's serial path (0.92-0.95x
  * at 2 and 4 ranks).  docs/BENCHMARKS.md has the runs.
  */
 static int posix_swaps_on_write(const ncp_file *f, int collective)
 {
-    int nprocs;
-    MPI_Comm_size(f->comm, &nprocs);
-    return !collective || f->posix->naggr >= nprocs;
+    return !posix_write_aggregates(f, collective);
 }
 
 static int open_fd(ncp_file *f, int flags, int fallback)

@@ -75,6 +75,15 @@ void ncp_stream_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
                                                       : e->len[j]);
 }
 
+/* The part of stream range [s0, s1) that memory piece i holds:
+ * [*a, *b), stream positions. */
+static void piece_clip(const ncp_stream *s, int64_t i, MPI_Offset s0,
+                       MPI_Offset s1, MPI_Offset *a, MPI_Offset *b)
+{
+    *a = s0 > s->mem_at[i] ? s0 : s->mem_at[i];
+    *b = s1 < s->mem_at[i + 1] ? s1 : s->mem_at[i + 1];
+}
+
 int ncp_stream_mem_add(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
                        ncp_extents *out)
 {
@@ -84,8 +93,8 @@ int ncp_stream_mem_add(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
     if (s0 >= s1) return NC_NOERR;
     for (i = last_at_or_below(s->mem_at, m->n, s0);
          i < m->n && s->mem_at[i] < s1 && err == NC_NOERR; i++) {
-        MPI_Offset a = s0 > s->mem_at[i] ? s0 : s->mem_at[i];
-        MPI_Offset b = s1 < s->mem_at[i + 1] ? s1 : s->mem_at[i + 1];
+        MPI_Offset a, b;
+        piece_clip(s, i, s0, s1, &a, &b);
         err = ncp_extents_add(out, m->off[i] + (a - s->mem_at[i]), b - a);
     }
     return err;
@@ -105,8 +114,8 @@ int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
         return NC_ENOMEM;
     }
     for (i = first; k < nblk; i++, k++) {
-        MPI_Offset a = s0 > s->mem_at[i] ? s0 : s->mem_at[i];
-        MPI_Offset b = s1 < s->mem_at[i + 1] ? s1 : s->mem_at[i + 1];
+        MPI_Offset a, b;
+        piece_clip(s, i, s0, s1, &a, &b);
         disp[k] = (MPI_Aint)(m->off[i] + (a - s->mem_at[i]));
         blen[k] = (int)(b - a);
     }
@@ -159,8 +168,8 @@ void ncp_stream_copy(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
     if (s0 >= s1) return;
     for (i = last_at_or_below(s->mem_at, m->n, s0);
          i < m->n && s->mem_at[i] < s1; i++) {
-        MPI_Offset a = s0 > s->mem_at[i] ? s0 : s->mem_at[i];
-        MPI_Offset b = s1 < s->mem_at[i + 1] ? s1 : s->mem_at[i + 1];
+        MPI_Offset a, b;
+        piece_clip(s, i, s0, s1, &a, &b);
         piece_copy(dst, (const char *)(intptr_t)m->off[i], a - s->mem_at[i],
                    b - a, m->swap ? m->swap[i] : 0);
         dst += b - a;
