@@ -8,15 +8,28 @@
 #include <sys/uio.h>
 
 #include "ncp_io_driver.h"
+#include "ncp_stream.h"
 
 /* iovec entries handed to one preadv/pwritev (POSIX guarantees 16; Linux
  * takes 1024). */
 #define NCP_POSIX_IOV 1024
 
+/* Shared staging (posix_shm.c): not for this file, possible once an
+ * aggregated write comes, or set up. */
+enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
+
+/* The largest round_cap staged in shared memory (two halves of it per
+ * aggregator); a larger hint keeps the message path. */
+#define NCP_SHM_MAX_CAP ((int64_t)256 << 20)
+
 typedef struct ncp_posix {
     int naggr;          /* number of aggregators */
     int *aggr;          /* their ranks in f->comm, ascending */
+    int is_aggr;        /* this rank is one of them */
     int64_t round_cap;  /* bytes an aggregator stages per round */
+    int shm;            /* NCP_SHM_* */
+    MPI_Win win;        /* the shared staging, when NCP_SHM_ON */
+    char **sbuf;        /* per aggregator: its two halves in win */
 } ncp_posix;
 
 /* Collective: the bytes of ext (memory side mem) shipped to the
@@ -25,6 +38,28 @@ typedef struct ncp_posix {
  * agrees. */
 int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
                                const ncp_extents *mem);
+
+/* Collective, at the first aggregated write of a file whose shm is
+ * NCP_SHM_LATER: the shared staging window.  Every rank agrees on the
+ * outcome; on failure shm becomes NCP_SHM_NO (the message path). */
+int ncp_posix_shm_setup(ncp_file *f);
+/* Collective when the window exists (close). */
+void ncp_posix_shm_free(ncp_file *f);
+/* Order this rank's copies into the window before the exchange that
+ * follows them, and the aggregator's reads after it. */
+void ncp_posix_shm_sync(ncp_file *f);
+/* Copy my bytes of pairs[0..n) -- extents clipped to aggregator a's
+ * window, which starts at file offset lo; their bytes from stream
+ * position s0 on -- into half `half` of a's staging, as the file is to
+ * hold them. */
+void ncp_posix_shm_put(const ncp_file *f, int a, int half, MPI_Offset lo,
+                       const ncp_stream *s, MPI_Offset s0,
+                       const MPI_Offset *pairs, int64_t n);
+/* Aggregator a (this rank): write the union of the np ranks' sorted pair
+ * lists (rank q's from first[q] to first[q + 1]) from half `half`. */
+int ncp_posix_shm_write(const ncp_file *f, int a, int half, MPI_Offset lo,
+                        int np, const MPI_Offset *pairs,
+                        const int64_t *first);
 
 /* Move every extent of ext with pwritev/preadv against mem; this rank
  * only. */

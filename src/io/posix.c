@@ -299,16 +299,20 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
 }
 
 /*
- * Swapping while copying into a bounce buffer beats swapping the caller's
- * buffer in place and back when this rank writes its own bytes (1.18x at
- * 1 rank, coll_io's issue-6 case).  Not for the aggregated write: there
- * the in-place swap runs on every rank at once before the rounds, while
- * a swap in the rounds lengthens the aggregator's serial path (0.92-0.95x
- * at 2 and 4 ranks).  docs/BENCHMARKS.md has the runs.
+ * Swapping while copying beats swapping the caller's buffer in place and
+ * back wherever this rank copies its bytes anyway: into a bounce buffer
+ * when it writes its own bytes (1.18x at 1 rank, coll_io's issue-6 case),
+ * into the shared staging of an aggregated write on one node
+ * (posix_shm.c), into its own staging buffer when it is an aggregator.
+ * The other ranks of an aggregated write by message keep the in-place
+ * swap: it runs on all of them at once before the rounds, while packing
+ * swapped bytes in the rounds made the aggregator wait for them
+ * (0.92-0.95x at 2 and 4 ranks).  docs/BENCHMARKS.md has the runs.
  */
 static int posix_swaps_on_write(const ncp_file *f, int collective)
 {
-    return !posix_write_aggregates(f, collective);
+    return !posix_write_aggregates(f, collective) || f->posix->is_aggr ||
+           f->posix->shm != NCP_SHM_NO;
 }
 
 static int open_fd(ncp_file *f, int flags, int fallback)
@@ -331,8 +335,9 @@ static int open_fd(ncp_file *f, int flags, int fallback)
  */
 static int posix_state(ncp_file *f)
 {
-    int64_t per_node = 1, cap = (int64_t)1 << 20, vals[2];
-    int rank, nprocs, local, i, n = 0, *flags = NULL, err = NC_NOERR;
+    int64_t per_node = 1, cap = (int64_t)1 << 20, vals[3];
+    int rank, nprocs, local, nlocal, i, n = 0, *flags = NULL, err = NC_NOERR;
+    int shm = 1;
     MPI_Comm node;
     MPI_Comm_rank(f->comm, &rank);
     MPI_Comm_size(f->comm, &nprocs);
@@ -342,9 +347,12 @@ static int posix_state(ncp_file *f)
     if (rank == 0 && err == NC_NOERR)
         err = ncp_hints_get_int(f->info, "nc_posix_buffer_size",
                                 (int64_t)1 << 30, &cap);
+    if (rank == 0 && err == NC_NOERR)
+        err = ncp_hints_get_switch(f->info, "nc_posix_shm", &shm);
     vals[0] = err == NC_NOERR ? per_node : -1;
     vals[1] = cap;
-    MPI_Bcast(vals, 2, MPI_INT64_T, 0, f->comm);
+    vals[2] = shm;
+    MPI_Bcast(vals, 3, MPI_INT64_T, 0, f->comm);
     if (vals[0] < 0) return NC_EINVAL;
     f->posix = calloc(1, sizeof(*f->posix));
     flags = malloc((size_t)nprocs * sizeof(int));
@@ -354,13 +362,18 @@ static int posix_state(ncp_file *f)
     MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
                         &node);
     MPI_Comm_rank(node, &local);
+    MPI_Comm_size(node, &nlocal);
     MPI_Comm_free(&node);
-    i = local < vals[0];
-    MPI_Allgather(&i, 1, MPI_INT, flags, 1, MPI_INT, f->comm);
+    f->posix->is_aggr = local < vals[0];
+    MPI_Allgather(&f->posix->is_aggr, 1, MPI_INT, flags, 1, MPI_INT, f->comm);
     for (i = 0; i < nprocs; i++)
         if (flags[i]) f->posix->aggr[n++] = i;
     f->posix->naggr = n;
     f->posix->round_cap = vals[1];
+    /* every rank sees the same: one node holds all or none of them */
+    if (vals[2] && nlocal == nprocs && n < nprocs && f->writable &&
+        vals[1] <= NCP_SHM_MAX_CAP)
+        f->posix->shm = NCP_SHM_LATER;
 done:
     free(flags);
     return err;
@@ -368,7 +381,10 @@ done:
 
 static void posix_state_free(ncp_file *f)
 {
-    if (f->posix) free(f->posix->aggr);
+    if (f->posix) {
+        ncp_posix_shm_free(f);
+        free(f->posix->aggr);
+    }
     free(f->posix);
     f->posix = NULL;
 }

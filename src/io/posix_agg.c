@@ -8,10 +8,14 @@
  *
  * Why: on one node, many ranks writing small extents of one file contend
  * for the file's inode lock; one writer per node issuing large writes does
- * not.  The exchange needs no packing on either side: the sender's memory
- * pieces and the receiver's staging buffer are both described with
- * datatypes on absolute addresses for one MPI_Alltoallw, and the
- * aggregator's pwritev points straight into the staging buffer.
+ * not.  The bytes move one of two ways.  When every rank shares one node
+ * and the shared window could be made (posix_shm.c), each rank copies its
+ * bytes into the aggregators' shared staging itself.  Otherwise (the
+ * message path) one MPI_Alltoallw moves them with no packing on either
+ * side: the sender's memory pieces and the receiver's staging buffer are
+ * both described with datatypes on absolute addresses, and the
+ * aggregator's pwritev points straight into the staging buffer.  Either
+ * way the clipped extents travel by MPI_Alltoallv.
  */
 #include "ncp_posix.h"
 #include "ncp_stream.h"
@@ -188,13 +192,18 @@ static int64_t clip_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
 
 /* One round's traffic, sized for nprocs peers. */
 typedef struct agg_round {
-    int np;
+    int np, me;             /* ranks, and mine, in f->comm */
+    int mine;               /* my index among the aggregators, or -1 */
+    int half;               /* shared staging: this round's half, 0 or 1 */
     MPI_Offset *meta_out;   /* my clipped extents, grouped by aggregator */
     int64_t *cnt_out;       /* per peer: pairs, bytes (2 values) */
     int64_t *cnt_in;
     int *meta_scnt, *meta_sdsp, *meta_rcnt, *meta_rdsp;
     MPI_Datatype *stype, *rtype;
     MPI_Datatype empty;     /* zero bytes: Alltoallw wants a type anyway */
+    MPI_Offset *lo;         /* per aggregator: its window's start */
+    MPI_Offset *s0, *s1;    /* per aggregator: my stream range for it */
+    char *packed;           /* my swapped bytes for other aggregators */
     int *ones, *zeros;
     int ready;              /* every array allocated and filled */
 } agg_round;
@@ -226,14 +235,23 @@ static void round_free(agg_round *r)
     free(r->rtype);
     free(r->ones);
     free(r->zeros);
+    free(r->lo);
+    free(r->s0);
+    free(r->s1);
+    free(r->packed);
     if (r->empty != MPI_DATATYPE_NULL) MPI_Type_free(&r->empty);
 }
 
-static int round_alloc(agg_round *r, int np, int64_t next)
+static int round_alloc(agg_round *r, const ncp_file *f, int64_t next)
 {
-    int i;
+    int i, np, naggr = f->posix->naggr;
     memset(r, 0, sizeof(*r));
+    MPI_Comm_size(f->comm, &np);
+    MPI_Comm_rank(f->comm, &r->me);
     r->np = np;
+    r->mine = -1;
+    for (i = 0; i < naggr; i++)
+        if (f->posix->aggr[i] == r->me) r->mine = i;
     r->empty = MPI_DATATYPE_NULL;
     /* the windows of one round are disjoint and ordered, so an extent
      * yields one pair per window it touches: at most next + nwindows */
@@ -248,11 +266,15 @@ static int round_alloc(agg_round *r, int np, int64_t next)
     r->rtype = malloc((size_t)np * sizeof(MPI_Datatype));
     r->ones = malloc((size_t)np * sizeof(int));
     r->zeros = calloc((size_t)np, sizeof(int));
+    r->lo = malloc((size_t)naggr * sizeof(MPI_Offset));
+    r->s0 = malloc((size_t)naggr * sizeof(MPI_Offset));
+    r->s1 = malloc((size_t)naggr * sizeof(MPI_Offset));
     MPI_Type_contiguous(0, MPI_BYTE, &r->empty);
     MPI_Type_commit(&r->empty);
     if (!r->meta_out || !r->cnt_out || !r->cnt_in || !r->meta_scnt ||
         !r->meta_sdsp || !r->meta_rcnt || !r->meta_rdsp || !r->stype ||
-        !r->rtype || !r->ones || !r->zeros)
+        !r->rtype || !r->ones || !r->zeros || !r->lo || !r->s0 ||
+        !r->s1)
         return NC_ENOMEM;
     for (i = 0; i < np; i++) {
         r->ones[i] = 1;
@@ -262,32 +284,93 @@ static int round_alloc(agg_round *r, int np, int64_t next)
     return NC_NOERR;
 }
 
-/*
- * The sender's half of a round: for each aggregator, my clipped extents
- * (metadata) and a datatype over the memory holding their bytes.
- */
-static int round_pack(ncp_file *f, const agg_plan *p, const ncp_stream *s,
-                      agg_round *r)
+/* A committed datatype of len bytes at addr, used from MPI_BOTTOM. */
+static void bytes_type(const char *addr, int len, MPI_Datatype *t)
 {
-    int a, err = NC_NOERR;
+    MPI_Aint disp = (MPI_Aint)(intptr_t)addr;
+    MPI_Type_create_hindexed(1, &len, &disp, MPI_BYTE, t);
+    MPI_Type_commit(t);
+}
+
+/*
+ * Send types when my memory pieces carry swap widths: the bytes for each
+ * other aggregator are copied swapped into r->packed, since the caller's
+ * buffer holds them unswapped.
+ */
+static int pack_swapped(ncp_file *f, const ncp_stream *s, agg_round *r)
+{
+    int64_t total = 0, at = 0;
+    int a;
+    for (a = 0; a < f->posix->naggr; a++)
+        if (f->posix->aggr[a] != r->me) total += r->s1[a] - r->s0[a];
+    if (total == 0) return NC_NOERR;
+    if (!(r->packed = malloc((size_t)total))) return NC_ENOMEM;
+    for (a = 0; a < f->posix->naggr; a++) {
+        int peer = f->posix->aggr[a];
+        int64_t n = r->s1[a] - r->s0[a];
+        if (peer == r->me || n == 0) continue;
+        ncp_stream_copy(s, r->s0[a], r->s1[a], r->packed + at);
+        bytes_type(r->packed + at, (int)n, &r->stype[peer]);
+        at += n;
+    }
+    return NC_NOERR;
+}
+
+/*
+ * The sender's half of a round: for each aggregator, my extents clipped
+ * to its window (the metadata it receives) and the stream range holding
+ * their bytes.  The bytes count is for the message path only; shared
+ * staging places bytes by their file offset.
+ */
+static void round_clip(ncp_file *f, const agg_plan *p, const ncp_stream *s,
+                       agg_round *r)
+{
+    int a, shm = f->posix->shm == NCP_SHM_ON;
     int64_t used = 0;
     for (a = 0; a < f->posix->naggr; a++) {
         int peer = f->posix->aggr[a];
-        MPI_Offset lo, hi, s0, s1;
+        MPI_Offset hi;
         int64_t n;
-        plan_window(p, a, &lo, &hi);
-        n = lo < hi ? clip_window(s, lo, hi, r->meta_out + 2 * used, &s0,
-                                  &s1)
-                    : 0;
+        plan_window(p, a, &r->lo[a], &hi);
+        r->s0[a] = r->s1[a] = 0;
+        n = r->lo[a] < hi ? clip_window(s, r->lo[a], hi, r->meta_out + 2 * used,
+                                        &r->s0[a], &r->s1[a])
+                          : 0;
         r->meta_sdsp[peer] = (int)(2 * used);
         r->meta_scnt[peer] = (int)(2 * n);
         r->cnt_out[2 * peer] = n;
-        r->cnt_out[2 * peer + 1] = n ? s1 - s0 : 0;
-        if (n && err == NC_NOERR)
-            err = ncp_stream_type(s, s0, s1, &r->stype[peer]);
+        r->cnt_out[2 * peer + 1] = shm ? 0 : r->s1[a] - r->s0[a];
         used += n;
     }
+}
+
+/* Message path: a datatype over the memory holding my bytes for each
+ * other aggregator.  My own bytes, when I am one, are not sent: copy_own
+ * puts them in my staging buffer, swapping them there if they need it. */
+static int round_types(ncp_file *f, const ncp_stream *s, agg_round *r)
+{
+    int a, err = NC_NOERR;
+    if (s->mem->swap) return pack_swapped(f, s, r);
+    for (a = 0; a < f->posix->naggr && err == NC_NOERR; a++) {
+        int peer = f->posix->aggr[a];
+        if (peer != r->me && r->s1[a] > r->s0[a])
+            err = ncp_stream_type(s, r->s0[a], r->s1[a], &r->stype[peer]);
+    }
     return err;
+}
+
+/* Shared staging: my bytes into this round's half of every aggregator I
+ * have bytes for, made visible before the exchange that follows. */
+static void round_put(ncp_file *f, const ncp_stream *s, agg_round *r)
+{
+    int a;
+    for (a = 0; a < f->posix->naggr; a++) {
+        int peer = f->posix->aggr[a];
+        ncp_posix_shm_put(f, a, r->half, r->lo[a], s, r->s0[a],
+                          r->meta_out + r->meta_sdsp[peer],
+                          r->cnt_out[2 * peer]);
+    }
+    ncp_posix_shm_sync(f);
 }
 
 /* The aggregator's receive side: where each peer's metadata and bytes go. */
@@ -328,13 +411,10 @@ static int inbox_make(agg_round *r, agg_inbox *in)
     in->meta = malloc((size_t)(2 * npair + 2) * sizeof(MPI_Offset));
     in->stage = malloc((size_t)(nbyte ? nbyte : 1));
     if (!in->meta || !in->stage) return NC_ENOMEM;
-    for (q = 0; q < r->np; q++) {
-        MPI_Aint disp = (MPI_Aint)(intptr_t)(in->stage + in->stage_at[q]);
-        int len = (int)r->cnt_in[2 * q + 1];
-        if (len == 0) continue;
-        MPI_Type_create_hindexed(1, &len, &disp, MPI_BYTE, &r->rtype[q]);
-        MPI_Type_commit(&r->rtype[q]);
-    }
+    for (q = 0; q < r->np; q++)
+        if (q != r->me && r->cnt_in[2 * q + 1] > 0)
+            bytes_type(in->stage + in->stage_at[q], (int)r->cnt_in[2 * q + 1],
+                       &r->rtype[q]);
     return NC_NOERR;
 }
 
@@ -392,6 +472,32 @@ static int inbox_write(int fd, int np, agg_inbox *in)
     return err;
 }
 
+/* An aggregator's own bytes into its staging buffer, as the file is to
+ * hold them: cheaper than sending them to itself through MPI, and the
+ * swap of deferred puts rides along with the copy. */
+static void copy_own(const ncp_stream *s, const agg_round *r, agg_inbox *in)
+{
+    if (r->mine >= 0)
+        ncp_stream_copy(s, r->s0[r->mine], r->s1[r->mine],
+                        in->stage + in->stage_at[r->me]);
+}
+
+/* The bytes after the metadata, and the aggregators' writes. */
+static int round_finish(ncp_file *f, const ncp_stream *s, agg_round *r,
+                        agg_inbox *in)
+{
+    if (f->posix->shm == NCP_SHM_ON) {
+        ncp_posix_shm_sync(f);
+        if (r->mine < 0) return NC_NOERR;
+        return ncp_posix_shm_write(f, r->mine, r->half, r->lo[r->mine], r->np,
+                                   in->meta, in->meta_at);
+    }
+    MPI_Alltoallw(MPI_BOTTOM, r->ones, r->zeros, r->stype, MPI_BOTTOM,
+                  r->ones, r->zeros, r->rtype, f->comm);
+    copy_own(s, r, in);
+    return inbox_write(f->fd, r->np, in);
+}
+
 /*
  * One round, every rank: counts, then metadata, then bytes, then the
  * aggregators write.  An allocation failure on any rank is agreed on
@@ -403,8 +509,11 @@ static int round_run(ncp_file *f, const agg_plan *p, const ncp_stream *s,
                      agg_round *r, int *werr)
 {
     agg_inbox in;
-    int err = round_pack(f, p, s, r), e;
+    int err = NC_NOERR, e;
     memset(&in, 0, sizeof(in));
+    round_clip(f, p, s, r);
+    if (f->posix->shm == NCP_SHM_ON) round_put(f, s, r);
+    else err = round_types(f, s, r);
     MPI_Alltoall(r->cnt_out, 2, MPI_INT64_T, r->cnt_in, 2, MPI_INT64_T,
                  f->comm);
     if (err == NC_NOERR) err = inbox_make(r, &in);
@@ -413,12 +522,13 @@ static int round_run(ncp_file *f, const agg_plan *p, const ncp_stream *s,
         MPI_Alltoallv(r->meta_out, r->meta_scnt, r->meta_sdsp, MPI_OFFSET,
                       in.meta, r->meta_rcnt, r->meta_rdsp, MPI_OFFSET,
                       f->comm);
-        MPI_Alltoallw(MPI_BOTTOM, r->ones, r->zeros, r->stype, MPI_BOTTOM,
-                      r->ones, r->zeros, r->rtype, f->comm);
-        e = inbox_write(f->fd, r->np, &in);
+        e = round_finish(f, s, r, &in);
         if (e != NC_NOERR && *werr == NC_NOERR) *werr = e;
     }
     inbox_free(&in);
+    free(r->packed);
+    r->packed = NULL;
+    r->half ^= 1;
     types_reset(r->stype, r->np, r->empty);
     types_reset(r->rtype, r->np, r->empty);
     return err;
@@ -430,14 +540,17 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     agg_plan p;
     ncp_stream s;
     agg_round r;
-    int np, err, werr = NC_NOERR;
+    int err, werr = NC_NOERR;
     int64_t k;
-    MPI_Comm_size(f->comm, &np);
-    err = round_alloc(&r, np, ext->n + f->posix->naggr);
+    err = round_alloc(&r, f, ext->n + f->posix->naggr);
     if (plan_alloc(&p, f->posix->naggr) != NC_NOERR) err = NC_ENOMEM;
     if (ncp_stream_init(&s, ext, mem) != NC_NOERR) err = NC_ENOMEM;
     err = ncp_io_agree(f->comm, err);
     if (err == NC_NOERR) plan_make(f, ext, &p);
+    /* p.nrounds and shm are the same on every rank, so all set up or
+     * none; a window that cannot be made leaves the message path */
+    if (err == NC_NOERR && p.nrounds > 0 && f->posix->shm == NCP_SHM_LATER)
+        ncp_posix_shm_setup(f);
     /* a failed write on one aggregator does not stop the rounds: the
      * others still write theirs, and the caller agrees on the code */
     for (k = 0; err == NC_NOERR && k < p.nrounds; k++) {

@@ -52,6 +52,21 @@ int ncp_hints_get_int(MPI_Info info, const char *key, int64_t max,
     return NC_EINVAL;
 }
 
+int ncp_hints_get_switch(MPI_Info info, const char *key, int *out)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    int flag = 0;
+    if (info == MPI_INFO_NULL) return NC_NOERR;
+    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag);
+    if (!flag) return NC_NOERR;
+    if (strcmp(val, "enable") == 0 || strcmp(val, "disable") == 0) {
+        *out = val[0] == 'e';
+        return NC_NOERR;
+    }
+    fprintf(stderr, "ncpario: hint %s=%s: want enable or disable\n", key, val);
+    return NC_EINVAL;
+}
+
 static int apply_key(ncp_hints *h, const char *key, const char *val)
 {
     if (strcmp(key, "nc_header_align_size") == 0)

@@ -5,7 +5,9 @@
  * several MiB that crosses aggregator domains) runs through the
  * mpiio driver, the posix driver with one aggregator per node, with
  * several, with every rank writing for itself, and with a staging cap so
- * small that each write takes many rounds; each file must equal the mpiio
+ * small that each write takes many rounds, each with the aggregators'
+ * staging in shared memory (the default on one node) and by message
+ * (nc_posix_shm=disable); each file must equal the mpiio
  * driver's byte for byte and read back right through its own driver.
  * Bad driver hints fail create and open with NC_EINVAL and create nothing.
  * One collective call writes a small piece per rank, the pieces about
@@ -54,6 +56,11 @@ static const setting settings[] = {
     {"_posix_a3.nc", "nc_driver=posix;nc_posix_aggrs_per_node=3", 0},
     {"_posix_direct.nc", "nc_driver=posix;nc_posix_aggrs_per_node=64", 0},
     {"_posix_rounds.nc", "nc_driver=posix;nc_posix_buffer_size=1000", 1000},
+    {"_posix_msg.nc", "nc_driver=posix;nc_posix_shm=disable", 1048576},
+    {"_posix_msg_a2.nc",
+     "nc_driver=posix;nc_posix_shm=disable;nc_posix_aggrs_per_node=2", 0},
+    {"_posix_msg_rounds.nc",
+     "nc_driver=posix;nc_posix_shm=disable;nc_posix_buffer_size=1000", 1000},
     {"_default.nc", NULL, 0},
 };
 #define NSETTINGS ((int)(sizeof(settings) / sizeof(settings[0])))
@@ -320,6 +327,7 @@ int main(int argc, char **argv)
     tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=0");
     tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=two");
     tu_check_bad_hint(bad, paths[0], "nc_posix_buffer_size=-5");
+    tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_shm=yes");
 #endif
     return tu_finish("t_driver");
 }

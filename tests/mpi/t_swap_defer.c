@@ -1,10 +1,17 @@
 /* ncp-test: NO_PNETCDF_CMP NO_CDL RANKS 1 2 4 */
 /* t_swap_defer -- puts that need only a byte swap, written by the posix
- * driver where each rank writes its own bytes (independent data mode, or
- * collective with an aggregator per rank).  There the driver swaps while
- * it copies into its bounce buffer, so:
- *   - the caller's buffers are never written: they sit in read-only pages
- *     during the posts and the wait (a write would kill the test);
+ * driver wherever it copies them anyway and so swaps while copying:
+ * where each rank writes its own bytes (independent data mode, or
+ * collective with an aggregator per rank) into its bounce buffer; in a
+ * collective write on one node, into the aggregators' shared staging,
+ * with the default cap, with a cap of 4100 bytes (many rounds, elements
+ * cut at every phase, both halves reused) and with two aggregators; and
+ * by message (nc_posix_shm=disable) on the aggregators only, into their
+ * own staging and into the packed bytes for the other aggregator.  So:
+ *   - the caller's buffers are never written where the swap is deferred:
+ *     they sit in read-only pages during the posts and the wait (a write
+ *     would kill the test); on the message path the other ranks swap in
+ *     place, so only the aggregators' pages are read-only;
  *   - the file equals the mpiio driver's byte for byte, in CDF-1 and
  *     CDF-5, although a bounce-buffer boundary falls inside a double
  *     (rank 0's extent of b follows a 12-byte int variable in the file
@@ -167,6 +174,28 @@ static void check_values(const char *path)
     free(b);
 }
 
+/* Collective writes aggregated on one node (at one rank, and for the
+ * ranks the hints make aggregators, each writes its own bytes);
+ * protect_below: the ranks whose buffers stay read-only. */
+static const struct {
+    const char *suffix, *hints;
+    int protect_below;
+} agged[] = {
+    {"shm", "nc_driver=posix;nc_in_place_swap=enable", 1 << 30},
+    {"shm_small",
+     "nc_driver=posix;nc_in_place_swap=enable;nc_posix_buffer_size=4100",
+     1 << 30},
+    {"shm_a2",
+     "nc_driver=posix;nc_in_place_swap=enable;nc_posix_aggrs_per_node=2",
+     1 << 30},
+    {"msg", "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=disable", 1},
+    {"msg_a2",
+     "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=disable;"
+     "nc_posix_aggrs_per_node=2",
+     2},
+};
+#define NAGGED ((int)(sizeof(agged) / sizeof(agged[0])))
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -175,7 +204,7 @@ int main(int argc, char **argv)
     } formats[] = {{"_cdf1", NC_CLOBBER}, {"_cdf5", NC_CLOBBER | NC_64BIT_DATA}};
     const char *path;
     char ref[512], out[512], sfx[64];
-    int f, protect = 0;
+    int f, k, protect = 0;
 
     tu_init(&argc, &argv);
     path = tu_main_path(argc, argv);
@@ -201,6 +230,17 @@ int main(int argc, char **argv)
         if (tu_myrank == 0)
             CHECKF(tu_same_bytes(ref, out), "%s equals %s", out, ref);
         check_values(out);
+
+        for (k = 0; k < NAGGED; k++) {
+            snprintf(sfx, sizeof sfx, "%s_%s.nc", formats[f].suffix,
+                     agged[k].suffix);
+            tu_sibling(out, sizeof out, path, sfx);
+            run(out, formats[f].cmode, agged[k].hints, 1,
+                protect && tu_myrank < agged[k].protect_below);
+            if (tu_myrank == 0)
+                CHECKF(tu_same_bytes(ref, out), "%s equals %s", out, ref);
+            check_values(out);
+        }
 
         snprintf(sfx, sizeof sfx, "%s_indep.nc", formats[f].suffix);
         tu_sibling(out, sizeof out, path, sfx);
