@@ -18,15 +18,17 @@
  * aggregated write comes, or set up. */
 enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
 
-/* The largest round_cap staged in shared memory (two halves of it per
- * aggregator); a larger hint keeps the message path. */
+/* The largest nc_posix_buffer_size staged in shared memory; a larger
+ * hint keeps the message path. */
 #define NCP_SHM_MAX_CAP ((int64_t)256 << 20)
 
 typedef struct ncp_posix {
     int naggr;          /* number of aggregators */
     int *aggr;          /* their ranks in f->comm, ascending */
     int is_aggr;        /* this rank is one of them */
-    int64_t round_cap;  /* bytes an aggregator stages per round */
+    int64_t round_cap;  /* bytes an aggregator stages per round: the
+                           nc_posix_buffer_size hint, or half of it when
+                           two rounds share it (shm) */
     int shm;            /* NCP_SHM_* */
     MPI_Win win;        /* the shared staging, when NCP_SHM_ON */
     char **sbuf;        /* per aggregator: its two halves in win */

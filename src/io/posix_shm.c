@@ -1,7 +1,8 @@
 /*
  * posix_shm.c -- the aggregated write's staging in shared memory, for a
  * file whose ranks all share one node: each aggregator exposes two
- * staging halves of round_cap bytes in an MPI shared-memory window; in
+ * staging halves of round_cap bytes (together nc_posix_buffer_size) in
+ * an MPI shared-memory window; in
  * each round every rank copies its bytes straight into the half of each
  * aggregator it has bytes for, at their offset from the aggregator's file
  * window (an image of the window), byte-swapping deferred puts on the

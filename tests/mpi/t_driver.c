@@ -46,16 +46,18 @@
 typedef struct setting {
     const char *suffix;
     const char *hints; /* "key=value;..." or NULL for none */
-    MPI_Offset cap;    /* > 0: one aggregator stages this many bytes */
+    MPI_Offset cap;    /* > 0: one aggregator stages this many bytes a
+                          round: nc_posix_buffer_size, halved when the
+                          staging is shared (two rounds in it) */
 } setting;
 
 static const setting settings[] = {
     {"_mpiio.nc", "nc_driver=mpiio", 0},
-    {"_posix.nc", "nc_driver=posix", 1048576},
+    {"_posix.nc", "nc_driver=posix", 524288},
     {"_posix_a2.nc", "nc_driver=posix;nc_posix_aggrs_per_node=2", 0},
     {"_posix_a3.nc", "nc_driver=posix;nc_posix_aggrs_per_node=3", 0},
     {"_posix_direct.nc", "nc_driver=posix;nc_posix_aggrs_per_node=64", 0},
-    {"_posix_rounds.nc", "nc_driver=posix;nc_posix_buffer_size=1000", 1000},
+    {"_posix_rounds.nc", "nc_driver=posix;nc_posix_buffer_size=1000", 500},
     {"_posix_msg.nc", "nc_driver=posix;nc_posix_shm=disable", 1048576},
     {"_posix_msg_a2.nc",
      "nc_driver=posix;nc_posix_shm=disable;nc_posix_aggrs_per_node=2", 0},
