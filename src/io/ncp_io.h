@@ -97,9 +97,10 @@ int ncp_io_xferv(ncp_file *f, int collective, int is_write,
 /* Whether a write to f (collective or not) may hand over memory pieces
  * with swap widths (ncp_extents_add_swapped): the driver then reverses
  * the bytes as it copies them to the file, and the caller's buffer is
- * never swapped in place.  The posix driver when each rank writes its own
- * bytes; a mem list with widths given to any other transfer is refused
- * with NC_EINTERNAL. */
+ * never swapped in place.  The posix driver wherever this rank's bytes
+ * are copied anyway (it writes its own bytes, stages them in shared
+ * memory, or is an aggregator); a mem list with widths given to any
+ * other transfer is refused with NC_EINTERNAL. */
 int ncp_io_write_swaps(const ncp_file *f, int collective);
 
 /* Independent contiguous access at an absolute offset through the

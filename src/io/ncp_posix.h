@@ -25,7 +25,7 @@ enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
 typedef struct ncp_posix {
     int naggr;          /* number of aggregators */
     int *aggr;          /* their ranks in f->comm, ascending */
-    int is_aggr;        /* this rank is one of them */
+    int my_aggr;        /* this rank's index in aggr, or -1 */
     int64_t round_cap;  /* bytes an aggregator stages per round: the
                            nc_posix_buffer_size hint, or half of it when
                            two rounds share it (shm) */

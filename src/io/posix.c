@@ -311,7 +311,7 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
  */
 static int posix_swaps_on_write(const ncp_file *f, int collective)
 {
-    return !posix_write_aggregates(f, collective) || f->posix->is_aggr ||
+    return !posix_write_aggregates(f, collective) || f->posix->my_aggr >= 0 ||
            f->posix->shm != NCP_SHM_NO;
 }
 
@@ -337,7 +337,7 @@ static int posix_state(ncp_file *f)
 {
     int64_t per_node = 1, cap = (int64_t)1 << 20, vals[3];
     int rank, nprocs, local, nlocal, i, n = 0, *flags = NULL, err = NC_NOERR;
-    int shm = 1;
+    int shm = 1, mine;
     MPI_Comm node;
     MPI_Comm_rank(f->comm, &rank);
     MPI_Comm_size(f->comm, &nprocs);
@@ -364,10 +364,13 @@ static int posix_state(ncp_file *f)
     MPI_Comm_rank(node, &local);
     MPI_Comm_size(node, &nlocal);
     MPI_Comm_free(&node);
-    f->posix->is_aggr = local < vals[0];
-    MPI_Allgather(&f->posix->is_aggr, 1, MPI_INT, flags, 1, MPI_INT, f->comm);
-    for (i = 0; i < nprocs; i++)
+    mine = local < vals[0];
+    MPI_Allgather(&mine, 1, MPI_INT, flags, 1, MPI_INT, f->comm);
+    f->posix->my_aggr = -1;
+    for (i = 0; i < nprocs; i++) {
+        if (flags[i] && i == rank) f->posix->my_aggr = n;
         if (flags[i]) f->posix->aggr[n++] = i;
+    }
     f->posix->naggr = n;
     f->posix->round_cap = vals[1];
     /* every rank sees the same: one node holds all or none of them.

@@ -193,7 +193,6 @@ static int64_t clip_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
 /* One round's traffic, sized for nprocs peers. */
 typedef struct agg_round {
     int np, me;             /* ranks, and mine, in f->comm */
-    int mine;               /* my index among the aggregators, or -1 */
     int half;               /* shared staging: this round's half, 0 or 1 */
     MPI_Offset *meta_out;   /* my clipped extents, grouped by aggregator */
     int64_t *cnt_out;       /* per peer: pairs, bytes (2 values) */
@@ -249,9 +248,6 @@ static int round_alloc(agg_round *r, const ncp_file *f, int64_t next)
     MPI_Comm_size(f->comm, &np);
     MPI_Comm_rank(f->comm, &r->me);
     r->np = np;
-    r->mine = -1;
-    for (i = 0; i < naggr; i++)
-        if (f->posix->aggr[i] == r->me) r->mine = i;
     r->empty = MPI_DATATYPE_NULL;
     /* the windows of one round are disjoint and ordered, so an extent
      * yields one pair per window it touches: at most next + nwindows */
@@ -475,26 +471,28 @@ static int inbox_write(int fd, int np, agg_inbox *in)
 /* An aggregator's own bytes into its staging buffer, as the file is to
  * hold them: cheaper than sending them to itself through MPI, and the
  * swap of deferred puts rides along with the copy. */
-static void copy_own(const ncp_stream *s, const agg_round *r, agg_inbox *in)
+static void copy_own(const ncp_file *f, const ncp_stream *s,
+                     const agg_round *r, agg_inbox *in)
 {
-    if (r->mine >= 0)
-        ncp_stream_copy(s, r->s0[r->mine], r->s1[r->mine],
-                        in->stage + in->stage_at[r->me]);
+    int a = f->posix->my_aggr;
+    if (a >= 0)
+        ncp_stream_copy(s, r->s0[a], r->s1[a], in->stage + in->stage_at[r->me]);
 }
 
 /* The bytes after the metadata, and the aggregators' writes. */
 static int round_finish(ncp_file *f, const ncp_stream *s, agg_round *r,
                         agg_inbox *in)
 {
+    int a = f->posix->my_aggr;
     if (f->posix->shm == NCP_SHM_ON) {
         ncp_posix_shm_sync(f);
-        if (r->mine < 0) return NC_NOERR;
-        return ncp_posix_shm_write(f, r->mine, r->half, r->lo[r->mine], r->np,
-                                   in->meta, in->meta_at);
+        if (a < 0) return NC_NOERR;
+        return ncp_posix_shm_write(f, a, r->half, r->lo[a], r->np, in->meta,
+                                   in->meta_at);
     }
     MPI_Alltoallw(MPI_BOTTOM, r->ones, r->zeros, r->stype, MPI_BOTTOM,
                   r->ones, r->zeros, r->rtype, f->comm);
-    copy_own(s, r, in);
+    copy_own(f, s, r, in);
     return inbox_write(f->fd, r->np, in);
 }
 

@@ -34,7 +34,7 @@
 int ncp_posix_shm_setup(ncp_file *f)
 {
     ncp_posix *x = f->posix;
-    MPI_Aint size = x->is_aggr ? 2 * (MPI_Aint)x->round_cap : 0, got;
+    MPI_Aint size = x->my_aggr >= 0 ? 2 * (MPI_Aint)x->round_cap : 0, got;
     MPI_Comm comm;
     MPI_Info info;
     char *base;
@@ -87,11 +87,18 @@ void ncp_posix_shm_sync(ncp_file *f)
     MPI_Win_sync(f->posix->win);
 }
 
+/* Half `half` of aggregator a's staging, addressed by file offset: the
+ * window starting at lo maps onto the half's first byte. */
+static char *half_image(const ncp_file *f, int a, int half, MPI_Offset lo)
+{
+    return f->posix->sbuf[a] + half * f->posix->round_cap - lo;
+}
+
 void ncp_posix_shm_put(const ncp_file *f, int a, int half, MPI_Offset lo,
                        const ncp_stream *s, MPI_Offset s0,
                        const MPI_Offset *pairs, int64_t n)
 {
-    char *img = f->posix->sbuf[a] + half * f->posix->round_cap - lo;
+    char *img = half_image(f, a, half, lo);
     int64_t j;
     for (j = 0; j < n; j++) {
         MPI_Offset off = pairs[2 * j], len = pairs[2 * j + 1];
@@ -100,11 +107,21 @@ void ncp_posix_shm_put(const ncp_file *f, int a, int half, MPI_Offset lo,
     }
 }
 
+/* File bytes [run, end) from the image img (nothing when empty). */
+static int write_run(int fd, char *img, MPI_Offset run, MPI_Offset end)
+{
+    struct iovec one;
+    if (end <= run) return NC_NOERR;
+    one.iov_base = img + run;
+    one.iov_len = (size_t)(end - run);
+    return ncp_posix_pwritev(fd, &one, 1, run);
+}
+
 int ncp_posix_shm_write(const ncp_file *f, int a, int half, MPI_Offset lo,
                         int np, const MPI_Offset *pairs,
                         const int64_t *first)
 {
-    char *img = f->posix->sbuf[a] + half * f->posix->round_cap - lo;
+    char *img = half_image(f, a, half, lo);
     MPI_Offset run = 0, end = -1; /* the run being gathered: [run, end) */
     ncp_kmerge m;
     int64_t i;
@@ -112,16 +129,12 @@ int ncp_posix_shm_write(const ncp_file *f, int a, int half, MPI_Offset lo,
     while (err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
         MPI_Offset off = pairs[2 * i], stop = off + pairs[2 * i + 1];
         if (off > end) { /* a hole: write the run so far */
-            struct iovec one = {img + run, (size_t)(end - run)};
-            if (end > run) err = ncp_posix_pwritev(f->fd, &one, 1, run);
+            err = write_run(f->fd, img, run, end);
             run = off;
         }
         if (stop > end) end = stop;
     }
-    if (err == NC_NOERR && end > run) {
-        struct iovec one = {img + run, (size_t)(end - run)};
-        err = ncp_posix_pwritev(f->fd, &one, 1, run);
-    }
+    if (err == NC_NOERR) err = write_run(f->fd, img, run, end);
     ncp_kmerge_free(&m);
     return err;
 }
