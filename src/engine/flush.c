@@ -13,8 +13,10 @@
  * moves in one call with an hindexed file view and an hindexed memory type
  * on absolute addresses, so no user data is packed for the I/O.  Puts
  * that only need a byte swap are swapped in the caller's buffer and back
- * afterwards, unless the driver takes the swap widths with the memory
- * pieces (ncp_io_write_swaps) and swaps while it copies anyway.
+ * afterwards, gets that only need one are swapped in it after the read,
+ * unless the driver takes the swap widths with the memory pieces
+ * (ncp_io_swaps) and swaps while it copies anyway, or as the bytes
+ * arrive.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,7 +30,7 @@ typedef struct seg {
     int64_t off, len; /* file bytes */
     char *mem;        /* where they are (put) or go (get) */
     int op;           /* index in posting order */
-    int swap;         /* put: element width the driver byte-swaps, or 0 */
+    int swap;         /* element width the driver byte-swaps, or 0 */
 } seg;
 
 typedef struct seg_list {
@@ -38,11 +40,14 @@ typedef struct seg_list {
     int64_t nruns, runcap;
 } seg_list;
 
-/* Read clusters: bytes read into staging, copied out after the I/O. */
+/* Read clusters: bytes read into staging, copied out after the I/O,
+ * elements of `swap` bytes reversed (0: none) where the driver would have
+ * swapped them. */
 typedef struct copy_out {
     char *dst;
     const char *src;
     int64_t len;
+    int swap;
 } copy_out;
 
 typedef struct flush_state {
@@ -87,7 +92,7 @@ static int runs_mark(seg_list *l)
 }
 
 /* One op's extents, each paired with the next bytes of its buffer.
- * deferred: the driver swaps the bytes of NCP_OPBUF_SWAP puts. */
+ * deferred: the driver swaps the bytes of NCP_OPBUF_SWAP ops. */
 static int op_segments(ncp_dataset *ds, ncp_op *op, int index, int deferred,
                        seg_list *l)
 {
@@ -150,7 +155,8 @@ static int by_op(const void *x, const void *y)
     return (a->op > b->op) - (a->op < b->op);
 }
 
-static int add_copy(flush_state *st, char *dst, const char *src, int64_t len)
+static int add_copy(flush_state *st, char *dst, const char *src, int64_t len,
+                    int swap)
 {
     if (st->ncopies == st->copycap) {
         int64_t cap = st->copycap ? 2 * st->copycap : 16;
@@ -162,6 +168,7 @@ static int add_copy(flush_state *st, char *dst, const char *src, int64_t len)
     st->copies[st->ncopies].dst = dst;
     st->copies[st->ncopies].src = src;
     st->copies[st->ncopies].len = len;
+    st->copies[st->ncopies].swap = swap;
     st->ncopies++;
     return NC_NOERR;
 }
@@ -193,7 +200,8 @@ static int fold_cluster(flush_state *st, seg *s, int64_t n, int64_t lo,
                             s[i].swap ? s[i].swap : 1);
     } else {
         for (i = 0; i < n && err == NC_NOERR; i++)
-            err = add_copy(st, s[i].mem, stage + (s[i].off - lo), s[i].len);
+            err = add_copy(st, s[i].mem, stage + (s[i].off - lo), s[i].len,
+                           s[i].swap);
     }
     out->off = lo;
     out->len = hi - lo;
@@ -287,14 +295,15 @@ static int plan(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     return err;
 }
 
-/* After a get: external bytes to the caller's elements. */
-static int decode(ncp_dataset *ds, ncp_op *op)
+/* After a get: external bytes to the caller's elements (deferred: the
+ * driver has swapped them already). */
+static int decode(ncp_dataset *ds, ncp_op *op, int deferred)
 {
     size_t msz = ncp_mtype_size((ncp_mtype)op->mem.mtype);
     int64_t mbytes = op->req.nelems * (int64_t)msz;
     void *dst;
     int err = NC_NOERR, conv;
-    if (op->buf == NCP_OPBUF_SWAP)
+    if (op->buf == NCP_OPBUF_SWAP && !deferred)
         ncp_x_swap_inplace(op->xbuf, op->req.nelems, op->xsz);
     if (op->buf != NCP_OPBUF_OWN) return NC_NOERR;
     dst = op->mem.user;
@@ -341,7 +350,7 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
 {
     flush_state st;
     int err, ioerr = NC_NOERR, k;
-    int deferred = is_write && ncp_io_write_swaps(&ds->file, collective);
+    int deferred = ncp_io_swaps(&ds->file, collective, is_write);
     int64_t i;
     memset(&st, 0, sizeof st);
     ncp_extents_init(&st.fext);
@@ -366,14 +375,17 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
         }
     }
     if (err == NC_NOERR) err = ioerr;
-    for (i = 0; err == NC_NOERR && i < st.ncopies; i++)
-        memcpy(st.copies[i].dst, st.copies[i].src, (size_t)st.copies[i].len);
+    for (i = 0; err == NC_NOERR && i < st.ncopies; i++) {
+        const copy_out *c = &st.copies[i];
+        ncp_x_swap_copy(c->dst, c->src, c->swap ? c->len / c->swap : c->len,
+                        c->swap ? c->swap : 1);
+    }
     for (k = 0; k < n; k++) {
         ncp_op *op = ops[k];
         int e = err;
         if (is_write && op->buf == NCP_OPBUF_SWAP && !deferred) /* undo */
             ncp_x_swap_inplace(op->xbuf, op->req.nelems, op->xsz);
-        if (!is_write && e == NC_NOERR) e = decode(ds, op);
+        if (!is_write && e == NC_NOERR) e = decode(ds, op, deferred);
         if (e != NC_NOERR) op->status = e;
         else if (is_write) ds->put_bytes += op->xbytes;
         else ds->get_bytes += op->xbytes;

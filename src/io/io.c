@@ -219,17 +219,17 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
 int ncp_io_xferv(ncp_file *f, int collective, int is_write,
                  const ncp_extents *ext, const ncp_extents *mem)
 {
-    if (mem->swap && !(is_write && ncp_io_write_swaps(f, collective)))
+    if (mem->swap && !ncp_io_swaps(f, collective, is_write))
         return NC_EINTERNAL;
     if (collective && f->group)
         return ncp_group_xferv(f, is_write, ext, mem);
     return f->drv->xferv(f, collective, is_write, ext, mem);
 }
 
-int ncp_io_write_swaps(const ncp_file *f, int collective)
+int ncp_io_swaps(const ncp_file *f, int collective, int is_write)
 {
-    if (!f->drv->swaps_on_write || (collective && f->group)) return 0;
-    return f->drv->swaps_on_write(f, collective);
+    if (!f->drv->swaps || (collective && f->group)) return 0;
+    return f->drv->swaps(f, collective, is_write);
 }
 
 int ncp_io_write_at(ncp_file *f, MPI_Offset off, const void *buf, int64_t n)

@@ -310,7 +310,7 @@ static int mpiio_get_info(ncp_file *f, MPI_Info *info)
 
 const ncp_io_driver ncp_io_mpiio_driver = {
     .name = "mpiio",
-    .swaps_on_write = NULL,
+    .swaps = NULL,
     .open = mpiio_open,
     .close = mpiio_close,
     .xferv = mpiio_xferv,

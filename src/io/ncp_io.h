@@ -27,10 +27,10 @@ typedef struct ncp_extents {
     MPI_Offset *off; /* file offsets, ascending */
     MPI_Offset *len; /* byte lengths, > 0 */
     int64_t nbytes;  /* sum of len */
-    /* Memory lists of a write only, NULL when unused: per piece, the
-     * width of the elements whose bytes the driver reverses on their way
-     * to the file (0: bytes as they are).  A piece with width w starts on
-     * an element and holds whole elements. */
+    /* Memory lists only, NULL when unused: per piece, the width of the
+     * elements whose bytes the driver reverses on their way to the file
+     * (write) or into memory (read); 0: bytes as they are.  A piece with
+     * width w starts on an element and holds whole elements. */
     unsigned char *swap;
 } ncp_extents;
 
@@ -94,14 +94,16 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
 int ncp_io_xferv(ncp_file *f, int collective, int is_write,
                  const ncp_extents *ext, const ncp_extents *mem);
 
-/* Whether a write to f (collective or not) may hand over memory pieces
- * with swap widths (ncp_extents_add_swapped): the driver then reverses
- * the bytes as it copies them to the file, and the caller's buffer is
- * never swapped in place.  The posix driver wherever this rank's bytes
- * are copied anyway (it writes its own bytes, stages them in shared
- * memory, or is an aggregator); a mem list with widths given to any
- * other transfer is refused with NC_EINTERNAL. */
-int ncp_io_write_swaps(const ncp_file *f, int collective);
+/* Whether a transfer on f may hand over memory pieces with swap widths
+ * (ncp_extents_add_swapped): the driver then reverses the bytes as it
+ * copies them to the file, or right after they arrive in memory, while
+ * they are still in cache.  A write's caller buffer is then never swapped
+ * in place.  The posix driver: every read not routed through I/O groups,
+ * and a write wherever this rank's bytes are copied anyway (it writes its
+ * own bytes, stages them in shared memory, or is an aggregator).  A mem
+ * list with widths given to any other transfer is refused with
+ * NC_EINTERNAL. */
+int ncp_io_swaps(const ncp_file *f, int collective, int is_write);
 
 /* Independent contiguous access at an absolute offset through the
  * collective handle (used by rank 0 for header bytes). */

@@ -10,9 +10,9 @@
 
 struct ncp_io_driver {
     const char *name;
-    /* Whether a write takes memory pieces with swap widths
-     * (ncp_io_write_swaps); NULL: never. */
-    int (*swaps_on_write)(const ncp_file *f, int collective);
+    /* Whether a transfer takes memory pieces with swap widths
+     * (ncp_io_swaps); NULL: never. */
+    int (*swaps)(const ncp_file *f, int collective, int is_write);
     /* Collective; f->comm, path, writable and info are set.  Agrees on
      * its code. */
     int (*open)(ncp_file *f, int create, int clobber);

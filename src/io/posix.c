@@ -35,6 +35,7 @@
 
 #include "ncp_stream.h"
 #include "pnetcdf.h"
+#include "../format/ncp_xconv.h"
 #include "../util/ncp_hints.h"
 
 static int errno_code(int e, int fallback)
@@ -98,11 +99,14 @@ typedef struct mem_cursor {
 } mem_cursor;
 
 /* The next slice of memory at the cursor, at most `want` bytes: its
- * address in *p, its length returned (0 when memory is used up). */
-static MPI_Offset cursor_take(mem_cursor *c, MPI_Offset want, char **p)
+ * address in *p, the width of its swapped elements in *w (0: none), its
+ * length returned (0 when memory is used up). */
+static MPI_Offset cursor_take(mem_cursor *c, MPI_Offset want, char **p,
+                              int *w)
 {
     MPI_Offset left, piece;
     if (c->i >= c->mem->n) return 0;
+    *w = c->mem->swap ? c->mem->swap[c->i] : 0;
     left = c->mem->len[c->i] - c->at;
     piece = left < want ? left : want;
     *p = (char *)(intptr_t)c->mem->off[c->i] + c->at;
@@ -115,17 +119,19 @@ static MPI_Offset cursor_take(mem_cursor *c, MPI_Offset want, char **p)
 }
 
 /* Fill iov with up to NCP_POSIX_IOV slices of the next `want` bytes of
- * memory (each below 1 GiB, so no length overflows ssize_t sums). */
+ * memory (each below 1 GiB, so no length overflows ssize_t sums), and w
+ * with their swap widths. */
 static int take_iov(mem_cursor *c, MPI_Offset want, struct iovec *iov,
-                    MPI_Offset *got)
+                    unsigned char *w, MPI_Offset *got)
 {
     const MPI_Offset cap = (MPI_Offset)1 << 30;
-    int n = 0;
+    int n = 0, width = 0;
     *got = 0;
     while (want > 0 && n < NCP_POSIX_IOV) {
         char *p;
-        MPI_Offset piece = cursor_take(c, want < cap ? want : cap, &p);
+        MPI_Offset piece = cursor_take(c, want < cap ? want : cap, &p, &width);
         if (piece == 0) break;
+        w[n] = (unsigned char)width;
         iov[n].iov_base = p;
         iov[n].iov_len = (size_t)piece;
         n++;
@@ -135,19 +141,48 @@ static int take_iov(mem_cursor *c, MPI_Offset want, struct iovec *iov,
     return n;
 }
 
+/*
+ * Reverse the elements of the first `done` bytes read into iov[0..n)
+ * (widths w), right after the read while they are still in cache: done
+ * in one pass at the end of a large combined read, the swap ran at
+ * memory speed (coll_perf 4 ranks, 20 record variables of 50^3: 10%
+ * slower than reading per variable).  Only whole elements: a partial
+ * one exists only where the file ended.
+ */
+static void swap_read(const struct iovec *iov, const unsigned char *w, int n,
+                      int64_t done)
+{
+    int k;
+    for (k = 0; k < n && done > 0; k++) {
+        int64_t len = (int64_t)iov[k].iov_len < done ? (int64_t)iov[k].iov_len
+                                                     : done;
+        if (w[k] > 1) ncp_x_swap_inplace(iov[k].iov_base, len / w[k], w[k]);
+        done -= len;
+    }
+}
+
+/* The most bytes one preadv brings in when swap_read follows it: well
+ * inside a core's L2 cache (1 MiB here), and a multiple of every width. */
+enum { SWAP_READ_CHUNK = 256 << 10 };
+
 /* Move one file extent against the next memory pieces.  *eof is set when
  * a read met the end of the file. */
 static int move_extent(int fd, int is_write, MPI_Offset off, MPI_Offset len,
                        mem_cursor *cur, int *eof)
 {
-    struct iovec iov[NCP_POSIX_IOV];
+    struct iovec iov[NCP_POSIX_IOV], read_iov[NCP_POSIX_IOV];
+    unsigned char w[NCP_POSIX_IOV];
     int64_t done;
     MPI_Offset got;
-    int err = NC_NOERR;
+    int err = NC_NOERR, swaps = !is_write && cur->mem->swap;
     while (len > 0 && err == NC_NOERR) {
-        int n = take_iov(cur, len, iov, &got);
+        MPI_Offset want = swaps && len > SWAP_READ_CHUNK ? SWAP_READ_CHUNK : len;
+        int n = take_iov(cur, want, iov, w, &got);
         if (n == 0) return NC_EINTERNAL; /* memory shorter than file */
+        if (swaps) /* move_iov advances iov past what it moved */
+            memcpy(read_iov, iov, (size_t)n * sizeof(*iov));
         err = move_iov(fd, is_write, iov, n, off, &done);
+        if (swaps && err == NC_NOERR) swap_read(read_iov, w, n, done);
         if (err == NC_NOERR && done < got) {
             *eof = 1;
             return NC_NOERR;
@@ -182,13 +217,18 @@ static int64_t sieve_end(const ncp_extents *ext, int64_t i)
     return j;
 }
 
-/* Copy n bytes from src into the memory pieces at the cursor. */
+/* Copy n bytes from src into the memory pieces at the cursor, reversing
+ * the elements of swapped pieces on the way (a partial element, only
+ * where the file ended, as it is). */
 static void copy_out(mem_cursor *c, const char *src, MPI_Offset n)
 {
     char *p;
-    MPI_Offset piece;
-    while (n > 0 && (piece = cursor_take(c, n, &p)) > 0) {
-        memcpy(p, src, (size_t)piece);
+    MPI_Offset piece, whole;
+    int w;
+    while (n > 0 && (piece = cursor_take(c, n, &p, &w)) > 0) {
+        whole = w > 1 ? piece / w * w : 0;
+        if (whole) ncp_x_swap_copy(p, src, whole / w, w);
+        memcpy(p + whole, src + whole, (size_t)(piece - whole));
         src += piece;
         n -= piece;
     }
@@ -313,6 +353,13 @@ static int posix_swaps_on_write(const ncp_file *f, int collective)
 {
     return !posix_write_aggregates(f, collective) || f->posix->my_aggr >= 0 ||
            f->posix->shm != NCP_SHM_NO;
+}
+
+/* Every rank reads its own bytes (ncp_posix_move), so a read always
+ * swaps them as they arrive. */
+static int posix_swaps(const ncp_file *f, int collective, int is_write)
+{
+    return is_write ? posix_swaps_on_write(f, collective) : 1;
 }
 
 static int open_fd(ncp_file *f, int flags, int fallback)
@@ -486,7 +533,7 @@ static int posix_get_info(ncp_file *f, MPI_Info *info)
 
 const ncp_io_driver ncp_io_posix_driver = {
     .name = "posix",
-    .swaps_on_write = posix_swaps_on_write,
+    .swaps = posix_swaps,
     .open = posix_open,
     .close = posix_close,
     .xferv = posix_xferv,
