@@ -41,6 +41,8 @@ extern "C" {
  * driver_rounds_write: the posix driver's write-aggregation rounds this
  * rank took part in (one all-to-all exchange each; only windows holding
  * data cost a round).  Zero under the mpiio driver and at one rank.
+ * driver_shm_rounds_write: those of them whose bytes were staged in
+ * shared memory rather than sent (hint nc_posix_shm).
  */
 typedef struct ncpario_profile {
     long long mpiio_write_calls;
@@ -63,6 +65,7 @@ typedef struct ncpario_profile {
     double time_group_comm_read;
     double time_group_io_read;
     long long driver_rounds_write;
+    long long driver_shm_rounds_write;
 } ncpario_profile;
 
 /* Copy the dataset's counters to *prof.  NC_EBADID for an unknown ncid.

@@ -14,6 +14,7 @@
 static void profile_collect(const ncp_dataset *ds, ncpario_profile *p)
 {
     const ncp_group_stats *g = &ds->file.gstats;
+    int64_t rounds, shm_rounds;
     *p = ds->prof;
     p->group_rounds_write = g->rounds[1];
     p->group_rounds_read = g->rounds[0];
@@ -23,7 +24,9 @@ static void profile_collect(const ncp_dataset *ds, ncpario_profile *p)
     p->time_group_io_write = g->time_io[1];
     p->time_group_comm_read = g->time_comm[0];
     p->time_group_io_read = g->time_io[0];
-    p->driver_rounds_write = ncp_io_driver_rounds(&ds->file);
+    ncp_io_driver_rounds(&ds->file, &rounds, &shm_rounds);
+    p->driver_rounds_write = rounds;
+    p->driver_shm_rounds_write = shm_rounds;
 }
 
 int ncpario_inq_profile(int ncid, ncpario_profile *prof)
@@ -42,7 +45,7 @@ static int profile_wanted(void)
     return v && strcmp(v, "1") == 0;
 }
 
-#define NCOUNTS 11
+#define NCOUNTS 12
 #define NTIMES 9
 
 /* Called after close (to include its time); ds->file keeps its group
@@ -59,7 +62,7 @@ void ncp_profile_report(ncp_dataset *ds, const char *path)
     c[4] = p.bytes_written, c[5] = p.bytes_read;
     c[6] = p.group_rounds_write, c[7] = p.group_rounds_read;
     c[8] = p.group_bytes_shipped_write, c[9] = p.group_bytes_shipped_read;
-    c[10] = p.driver_rounds_write;
+    c[10] = p.driver_rounds_write, c[11] = p.driver_shm_rounds_write;
     t[0] = p.time_open, t[1] = p.time_define, t[2] = p.time_post;
     t[3] = p.time_wait, t[4] = p.time_close;
     t[5] = p.time_group_comm_write, t[6] = p.time_group_io_write;
@@ -83,5 +86,8 @@ void ncp_profile_report(ncp_dataset *ds, const char *path)
                 "shipped, comm %.6f s, io %.6f s\n",
                 cs[6], cs[8], tm[5], tm[6], cs[7], cs[9], tm[7], tm[8]);
     if (cs[10] > 0)
-        fprintf(stderr, "  posix write aggregation: %lld rounds\n", cs[10]);
+        fprintf(stderr,
+                "  posix write aggregation: %lld rounds, %lld in shared "
+                "memory\n",
+                cs[10], cs[11]);
 }

@@ -212,6 +212,7 @@ int ncp_group_close(ncp_file *f)
     if (g->afile) {
         /* the dataset's profile outlives the groups: keep the rounds */
         f->driver_rounds += g->afile->driver_rounds;
+        f->driver_shm_rounds += g->afile->driver_shm_rounds;
         err = ncp_io_close(g->afile);
         free(g->afile);
     }

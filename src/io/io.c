@@ -270,9 +270,13 @@ int ncp_io_get_info(ncp_file *f, MPI_Info *info)
 
 const char *ncp_io_driver_name(const ncp_file *f) { return f->drv->name; }
 
-int64_t ncp_io_driver_rounds(const ncp_file *f)
+void ncp_io_driver_rounds(const ncp_file *f, int64_t *rounds,
+                          int64_t *shm_rounds)
 {
-    int64_t n = f->driver_rounds;
-    if (f->group && f->group->afile) n += f->group->afile->driver_rounds;
-    return n;
+    *rounds = f->driver_rounds;
+    *shm_rounds = f->driver_shm_rounds;
+    if (f->group && f->group->afile) {
+        *rounds += f->group->afile->driver_rounds;
+        *shm_rounds += f->group->afile->driver_shm_rounds;
+    }
 }

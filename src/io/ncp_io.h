@@ -71,6 +71,7 @@ typedef struct ncp_file {
     struct ncp_group *group; /* I/O groups, NULL when not grouped */
     ncp_group_stats gstats;
     int64_t driver_rounds; /* posix: aggregated write rounds on this handle */
+    int64_t driver_shm_rounds; /* of them, staged in shared memory */
 } ncp_file;
 
 /* Collective over comm.  create: 1 to create (clobber chooses truncate vs
@@ -123,9 +124,11 @@ int ncp_io_get_info(ncp_file *f, MPI_Info *info);
 /* The name of the driver serving f ("mpiio" or "posix"). */
 const char *ncp_io_driver_name(const ncp_file *f);
 
-/* The posix driver's aggregated write rounds on f so far, the I/O groups'
- * aggregators' file included. */
-int64_t ncp_io_driver_rounds(const ncp_file *f);
+/* The posix driver's aggregated write rounds on f so far, and how many of
+ * them were staged in shared memory, the I/O groups' aggregators' file
+ * included. */
+void ncp_io_driver_rounds(const ncp_file *f, int64_t *rounds,
+                          int64_t *shm_rounds);
 
 /* Translate an MPI error code into the closest NC_* code. */
 int ncp_io_mpi_err(int mpierr, int fallback);

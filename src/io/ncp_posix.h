@@ -22,6 +22,20 @@ enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
  * hint keeps the message path. */
 #define NCP_SHM_MAX_CAP ((int64_t)256 << 20)
 
+/*
+ * nc_posix_shm=auto sets the shared staging up once the file's
+ * aggregated writes reach this many busy windows (this call's included).
+ * Making the window and faulting its pages into every rank took 1.8-3.5
+ * ms here: a file of one 2.5 MiB call (5 windows) was written 2x faster
+ * by message, while at 10 windows a call went either way (1.3x faster by
+ * message in coll_perf, 1.12x slower in coll_io's four calls) and from
+ * about 20 on shared staging was 1.04-1.5x faster (docs/BENCHMARKS.md).
+ * 8 keeps the clear win and the old behaviour elsewhere.  Counting
+ * windows, not bytes, keeps the rule for any nc_posix_buffer_size: both
+ * costs scale with it.
+ */
+#define NCP_SHM_AFTER_WINDOWS 8
+
 typedef struct ncp_posix {
     int naggr;          /* number of aggregators */
     int *aggr;          /* their ranks in f->comm, ascending */
@@ -30,6 +44,10 @@ typedef struct ncp_posix {
                            nc_posix_buffer_size hint, or half of it when
                            two rounds share it (shm) */
     int shm;            /* NCP_SHM_* */
+    int64_t shm_after;  /* NCP_SHM_LATER: set up once `windows` reaches
+                           this (0: at the first aggregated write) */
+    int64_t windows;    /* busy windows of the aggregated writes so far,
+                           the same on every rank */
     MPI_Win win;        /* the shared staging, when NCP_SHM_ON */
     char **sbuf;        /* per aggregator: its two halves in win */
 } ncp_posix;

@@ -344,10 +344,14 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
  * when it writes its own bytes (1.18x at 1 rank, coll_io's issue-6 case),
  * into the shared staging of an aggregated write on one node
  * (posix_shm.c), into its own staging buffer when it is an aggregator.
- * The other ranks of an aggregated write by message keep the in-place
- * swap: it runs on all of them at once before the rounds, while packing
- * swapped bytes in the rounds made the aggregator wait for them
- * (0.92-0.95x at 2 and 4 ranks).  docs/BENCHMARKS.md has the runs.
+ * Under nc_posix_shm=disable the other ranks of an aggregated write keep
+ * the in-place swap: it runs on all of them at once before the rounds,
+ * while packing swapped bytes in the rounds made the aggregator wait for
+ * them (0.92-0.95x at 2 and 4 ranks).  Under auto they pack even before
+ * the shared staging is due: the call that sets it up cannot be told
+ * from the others before the rounds are planned, and swapping in place
+ * there made coll_perf's 50^3 fixed writes 1.2-1.3x slower.
+ * docs/BENCHMARKS.md has the runs.
  */
 static int posix_swaps_on_write(const ncp_file *f, int collective)
 {
@@ -379,12 +383,17 @@ static int open_fd(ncp_file *f, int flags, int fallback)
  * coll_perf at 4 ranks it wrote as fast as 4 and 64 MiB and kept the
  * aggregator's extra memory near 1 MiB instead of the whole step.  Runs
  * over many nodes, where each round costs an all-to-all, may want more.
+ * nc_posix_shm: auto (shared staging once NCP_SHM_AFTER_WINDOWS windows
+ * were written), enable (from the first aggregated write), disable.
  */
+static const char *const shm_choices[] = {"auto", "enable", "disable", NULL};
+enum { SHM_AUTO, SHM_ENABLE, SHM_DISABLE };
+
 static int posix_state(ncp_file *f)
 {
     int64_t per_node = 1, cap = (int64_t)1 << 20, vals[3];
     int rank, nprocs, local, nlocal, i, n = 0, *flags = NULL, err = NC_NOERR;
-    int shm = 1, mine;
+    int shm = SHM_AUTO, mine;
     MPI_Comm node;
     MPI_Comm_rank(f->comm, &rank);
     MPI_Comm_size(f->comm, &nprocs);
@@ -395,7 +404,8 @@ static int posix_state(ncp_file *f)
         err = ncp_hints_get_int(f->info, "nc_posix_buffer_size",
                                 (int64_t)1 << 30, &cap);
     if (rank == 0 && err == NC_NOERR)
-        err = ncp_hints_get_switch(f->info, "nc_posix_shm", &shm);
+        err = ncp_hints_get_choice(f->info, "nc_posix_shm", shm_choices,
+                                   &shm);
     vals[0] = err == NC_NOERR ? per_node : -1;
     vals[1] = cap;
     vals[2] = shm;
@@ -423,9 +433,10 @@ static int posix_state(ncp_file *f)
     /* every rank sees the same: one node holds all or none of them.
      * Shared staging keeps two rounds in the same bytes (measured as
      * fast with 512 KiB rounds as with 1 MiB at 4 ranks). */
-    if (vals[2] && nlocal == nprocs && n < nprocs && f->writable &&
-        vals[1] <= NCP_SHM_MAX_CAP) {
+    if (vals[2] != SHM_DISABLE && nlocal == nprocs && n < nprocs &&
+        f->writable && vals[1] <= NCP_SHM_MAX_CAP) {
         f->posix->shm = NCP_SHM_LATER;
+        f->posix->shm_after = vals[2] == SHM_AUTO ? NCP_SHM_AFTER_WINDOWS : 0;
         f->posix->round_cap = vals[1] > 1 ? vals[1] / 2 : 1;
     }
 done:

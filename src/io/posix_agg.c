@@ -52,7 +52,8 @@ typedef struct agg_plan {
                             per domain */
     uint64_t *busy;      /* bit a*gpd + g: granule g of domain a has bytes */
     int64_t *cur;        /* per domain: this round's window, wpd if none */
-    int64_t nrounds;
+    int64_t nrounds;     /* the most busy windows of one domain */
+    int64_t nwindows;    /* busy windows of all domains */
 } agg_plan;
 
 static int busy_at(const agg_plan *p, int64_t bit)
@@ -114,7 +115,7 @@ static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     MPI_Allreduce(mine, all, 2, MPI_OFFSET, MPI_MAX, f->comm);
     p->base = -all[0];
     p->hi = all[1];
-    p->nrounds = 0;
+    p->nrounds = p->nwindows = 0;
     if (p->hi <= p->base) return;
     p->base -= p->base % NCP_AGG_ALIGN;
     span = p->hi - p->base;
@@ -140,6 +141,7 @@ static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
             n++;
         p->cur[a] = plan_next_busy(p, (int)a, 0);
         if (n > p->nrounds) p->nrounds = n;
+        p->nwindows += n;
     }
 }
 
@@ -532,6 +534,14 @@ static int round_run(ncp_file *f, const agg_plan *p, const ncp_stream *s,
     return err;
 }
 
+/* Is it time to set the shared staging up?  x->windows already counts
+ * this call's; it and p are the same on every rank, so is the answer. */
+static int shm_due(const ncp_posix *x, const agg_plan *p)
+{
+    return x->shm == NCP_SHM_LATER && p->nrounds > 0 &&
+           x->windows >= x->shm_after;
+}
+
 int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
                                const ncp_extents *mem)
 {
@@ -544,17 +554,20 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     if (plan_alloc(&p, f->posix->naggr) != NC_NOERR) err = NC_ENOMEM;
     if (ncp_stream_init(&s, ext, mem) != NC_NOERR) err = NC_ENOMEM;
     err = ncp_io_agree(f->comm, err);
-    if (err == NC_NOERR) plan_make(f, ext, &p);
-    /* p.nrounds and shm are the same on every rank, so all set up or
-     * none; a window that cannot be made leaves the message path */
-    if (err == NC_NOERR && p.nrounds > 0 && f->posix->shm == NCP_SHM_LATER)
-        ncp_posix_shm_setup(f);
+    if (err == NC_NOERR) {
+        plan_make(f, ext, &p);
+        f->posix->windows += p.nwindows;
+    }
+    /* all set up or none; a window that cannot be made leaves the
+     * message path */
+    if (err == NC_NOERR && shm_due(f->posix, &p)) ncp_posix_shm_setup(f);
     /* a failed write on one aggregator does not stop the rounds: the
      * others still write theirs, and the caller agrees on the code */
     for (k = 0; err == NC_NOERR && k < p.nrounds; k++) {
         err = round_run(f, &p, &s, &r, &werr);
         plan_advance(f, &p);
         f->driver_rounds++;
+        f->driver_shm_rounds += f->posix->shm == NCP_SHM_ON;
     }
     plan_free(&p);
     round_free(&r);

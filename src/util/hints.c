@@ -52,18 +52,23 @@ int ncp_hints_get_int(MPI_Info info, const char *key, int64_t max,
     return NC_EINVAL;
 }
 
-int ncp_hints_get_switch(MPI_Info info, const char *key, int *out)
+int ncp_hints_get_choice(MPI_Info info, const char *key,
+                         const char *const *names, int *out)
 {
     char val[MPI_MAX_INFO_VAL + 1];
-    int flag = 0;
+    int flag = 0, i;
     if (info == MPI_INFO_NULL) return NC_NOERR;
     MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag);
     if (!flag) return NC_NOERR;
-    if (strcmp(val, "enable") == 0 || strcmp(val, "disable") == 0) {
-        *out = val[0] == 'e';
-        return NC_NOERR;
+    for (i = 0; names[i]; i++) {
+        if (strcmp(val, names[i]) == 0) {
+            *out = i;
+            return NC_NOERR;
+        }
     }
-    fprintf(stderr, "ncpario: hint %s=%s: want enable or disable\n", key, val);
+    fprintf(stderr, "ncpario: hint %s=%s: want one of", key, val);
+    for (i = 0; names[i]; i++) fprintf(stderr, " %s", names[i]);
+    fputc('\n', stderr);
     return NC_EINVAL;
 }
 

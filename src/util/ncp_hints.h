@@ -45,10 +45,12 @@ int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info);
 int ncp_hints_get_int(MPI_Info info, const char *key, int64_t max,
                       int64_t *out);
 
-/* An enable|disable hint of the I/O drivers: *out (1 or 0) keeps its
- * default when the key is absent; any other value is NC_EINVAL, with a
- * message on stderr, as for ncp_hints_get_int. */
-int ncp_hints_get_switch(MPI_Info info, const char *key, int *out);
+/* A hint of the I/O drivers naming one of names[] (NULL-terminated):
+ * *out is its index, or keeps its default when the key is absent; any
+ * other value is NC_EINVAL, with a message on stderr, as for
+ * ncp_hints_get_int. */
+int ncp_hints_get_choice(MPI_Info info, const char *key,
+                         const char *const *names, int *out);
 
 /* Add ncpario's interpreted hints (with their effective values) to info, so
  * ncmpi_inq_file_info reports them. */

@@ -13,6 +13,9 @@
  * One collective call writes a small piece per rank, the pieces about
  * 1 MiB apart: the posix driver must spend a round only on the staging
  * windows that hold a piece, not one per window of the whole span.
+ * nc_posix_shm=auto stages by message until a file's aggregated writes
+ * reach 8 windows, then in shared memory; enable from the first round;
+ * disable never (the profile's shared-memory round counter tells).
  *
  * The driver hints are ncpario's; the PnetCDF build of this test only
  * checks that the program's data round-trips.
@@ -63,6 +66,9 @@ static const setting settings[] = {
      "nc_driver=posix;nc_posix_shm=disable;nc_posix_aggrs_per_node=2", 0},
     {"_posix_msg_rounds.nc",
      "nc_driver=posix;nc_posix_shm=disable;nc_posix_buffer_size=1000", 1000},
+    {"_posix_shm.nc", "nc_driver=posix;nc_posix_shm=enable", 524288},
+    {"_posix_shm_rounds.nc",
+     "nc_driver=posix;nc_posix_shm=enable;nc_posix_buffer_size=1000", 500},
     {"_default.nc", NULL, 0},
 };
 #define NSETTINGS ((int)(sizeof(settings) / sizeof(settings[0])))
@@ -279,6 +285,67 @@ static void check_coarse_granules(const char *path)
     if (tu_myrank == 0) unlink(path);
 }
 
+/* The posix driver's (rounds, shared-memory rounds) of one collective
+ * call writing n ints of v from element `at` on, split evenly over the
+ * ranks. */
+static void shm_call(int nc, int v, MPI_Offset at, MPI_Offset n,
+                     long long *rounds, long long *shm_rounds)
+{
+    MPI_Offset each = n / tu_nranks, st = at + each * tu_myrank, i;
+    int *buf = malloc((size_t)each * sizeof(int) + 1);
+    ncpario_profile a, b;
+    for (i = 0; i < each; i++) buf[i] = (int)(st + i);
+    CHECK_ERR(ncpario_inq_profile(nc, &a));
+    CHECK_ERR(ncmpi_put_vara_int_all(nc, v, &st, &each, buf));
+    CHECK_ERR(ncpario_inq_profile(nc, &b));
+    *rounds = b.driver_rounds_write - a.driver_rounds_write;
+    *shm_rounds = b.driver_shm_rounds_write - a.driver_shm_rounds_write;
+    free(buf);
+}
+
+/*
+ * Windows of 1000 bytes (nc_posix_buffer_size=2000, halved for two
+ * rounds; 2000 by message only): a first call over 4800 bytes (5-6
+ * windows), then one over 24000 bytes (24-25).  auto: the first by message, the second, which
+ * takes the file past 8 windows, all in shared memory; enable: both in
+ * shared memory; disable: neither.  Every value reads back.
+ */
+static void check_shm_policy(const char *path, const char *mode, int want1,
+                             int want2)
+{
+    char hints[160];
+    MPI_Info info;
+    MPI_Offset n1 = 1200, n2 = 6000, len = n1 + n2, i;
+    long long r1, s1, r2, s2;
+    int nc, dim, v, bad = 0, *back = malloc((size_t)len * sizeof(int));
+    snprintf(hints, sizeof hints,
+             "nc_driver=posix;nc_posix_buffer_size=2000;nc_posix_shm=%s",
+             mode);
+    info = tu_info_of(hints);
+    CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
+    CHECK_ERR(ncmpi_set_fill(nc, NC_NOFILL, NULL));
+    CHECK_ERR(ncmpi_def_dim(nc, "n", len, &dim));
+    CHECK_ERR(ncmpi_def_var(nc, "v", NC_INT, 1, &dim, &v));
+    CHECK_ERR(ncmpi_enddef(nc));
+    shm_call(nc, v, 0, n1, &r1, &s1);
+    shm_call(nc, v, n1, n2, &r2, &s2);
+    if (tu_nranks > 1) {
+        CHECKF(r1 > 0 && r2 > r1, "%s: %lld and %lld rounds", mode, r1, r2);
+        CHECKF(s1 == (want1 ? r1 : 0) && s2 == (want2 ? r2 : 0),
+               "%s: %lld of %lld, then %lld of %lld rounds in shared memory",
+               mode, s1, r1, s2, r2);
+    }
+    CHECK_ERR(ncmpi_close(nc));
+    CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, info, &nc));
+    CHECK_ERR(ncmpi_get_var_int_all(nc, v, back));
+    for (i = 0; i < len; i++) bad += back[i] != (int)i;
+    CHECKF(bad == 0, "%s: %d wrong values", mode, bad);
+    CHECK_ERR(ncmpi_close(nc));
+    MPI_Info_free(&info);
+    free(back);
+    if (tu_myrank == 0) unlink(path);
+}
+
 static void check_reported_driver(const char *path)
 {
     int nc, flag = 0;
@@ -324,6 +391,10 @@ int main(int argc, char **argv)
     check_reported_driver(paths[NSETTINGS - 1]);
     tu_sibling(bad, sizeof bad, path, "_coarse.nc");
     check_coarse_granules(bad);
+    tu_sibling(bad, sizeof bad, path, "_shm_policy.nc");
+    check_shm_policy(bad, "auto", 0, 1);
+    check_shm_policy(bad, "enable", 1, 1);
+    check_shm_policy(bad, "disable", 0, 0);
     tu_sibling(bad, sizeof bad, path, "_bad.nc");
     tu_check_bad_hint(bad, paths[0], "nc_driver=bogus");
     tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=0");

@@ -3,15 +3,19 @@
  * driver wherever it copies them anyway and so swaps while copying:
  * where each rank writes its own bytes (independent data mode, or
  * collective with an aggregator per rank) into its bounce buffer; in a
- * collective write on one node, into the aggregators' shared staging,
- * with the default cap, with a cap of 4100 bytes (many rounds, elements
- * cut at every phase, both halves reused) and with two aggregators; and
- * by message (nc_posix_shm=disable) on the aggregators only, into their
- * own staging and into the packed bytes for the other aggregator.  So:
+ * collective write on one node, into the aggregators' shared staging
+ * (nc_posix_shm=enable), with the default cap, with a cap of 4100 bytes
+ * (many rounds, elements cut at every phase, both halves reused) and with
+ * two aggregators; by message before the shared staging is due
+ * (nc_posix_shm=auto and windows of 2 MiB: this write is under 8 of
+ * them), every rank into
+ * the bytes it packs for the aggregators; and by message alone
+ * (nc_posix_shm=disable) on the aggregators only, into their own staging
+ * and into the packed bytes for the other aggregator.  So:
  *   - the caller's buffers are never written where the swap is deferred:
  *     they sit in read-only pages during the posts and the wait (a write
- *     would kill the test); on the message path the other ranks swap in
- *     place, so only the aggregators' pages are read-only;
+ *     would kill the test); with nc_posix_shm=disable the other ranks
+ *     swap in place, so only the aggregators' pages are read-only;
  *   - the file equals the mpiio driver's byte for byte, in CDF-1 and
  *     CDF-5, although a bounce-buffer boundary falls inside a double
  *     (rank 0's extent of b follows a 12-byte int variable in the file
@@ -181,12 +185,18 @@ static const struct {
     const char *suffix, *hints;
     int protect_below;
 } agged[] = {
-    {"shm", "nc_driver=posix;nc_in_place_swap=enable", 1 << 30},
+    {"shm", "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=enable",
+     1 << 30},
     {"shm_small",
-     "nc_driver=posix;nc_in_place_swap=enable;nc_posix_buffer_size=4100",
+     "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=enable;"
+     "nc_posix_buffer_size=4100",
      1 << 30},
     {"shm_a2",
-     "nc_driver=posix;nc_in_place_swap=enable;nc_posix_aggrs_per_node=2",
+     "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=enable;"
+     "nc_posix_aggrs_per_node=2",
+     1 << 30},
+    {"auto",
+     "nc_driver=posix;nc_in_place_swap=enable;nc_posix_buffer_size=4194304",
      1 << 30},
     {"msg", "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=disable", 1},
     {"msg_a2",
