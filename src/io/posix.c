@@ -339,7 +339,8 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
 }
 
 /*
- * Swapping while copying beats swapping the caller's buffer in place and
+ * A read swaps its bytes as they arrive (ncp_posix_move).  For a write,
+ * swapping while copying beats swapping the caller's buffer in place and
  * back wherever this rank copies its bytes anyway: into a bounce buffer
  * when it writes its own bytes (1.18x at 1 rank, coll_io's issue-6 case),
  * into the shared staging of an aggregated write on one node
@@ -353,17 +354,11 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
  * there made coll_perf's 50^3 fixed writes 1.2-1.3x slower.
  * docs/BENCHMARKS.md has the runs.
  */
-static int posix_swaps_on_write(const ncp_file *f, int collective)
-{
-    return !posix_write_aggregates(f, collective) || f->posix->my_aggr >= 0 ||
-           f->posix->shm != NCP_SHM_NO;
-}
-
-/* Every rank reads its own bytes (ncp_posix_move), so a read always
- * swaps them as they arrive. */
 static int posix_swaps(const ncp_file *f, int collective, int is_write)
 {
-    return is_write ? posix_swaps_on_write(f, collective) : 1;
+    if (!is_write) return 1; /* every rank reads its own bytes */
+    return !posix_write_aggregates(f, collective) || f->posix->my_aggr >= 0 ||
+           f->posix->shm != NCP_SHM_NO;
 }
 
 static int open_fd(ncp_file *f, int flags, int fallback)
