@@ -36,6 +36,10 @@ enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
  */
 #define NCP_SHM_AFTER_WINDOWS 8
 
+/* The smallest window a call staged in shared memory shrinks to (when
+ * round_cap allows): smaller ones paid more in rounds than they saved. */
+#define NCP_SHM_MIN_CAP ((MPI_Offset)64 << 10)
+
 typedef struct ncp_posix {
     int naggr;          /* number of aggregators */
     int *aggr;          /* their ranks in f->comm, ascending */
@@ -50,6 +54,10 @@ typedef struct ncp_posix {
                            the same on every rank */
     MPI_Win win;        /* the shared staging, when NCP_SHM_ON */
     char **sbuf;        /* per aggregator: its two halves in win */
+    int np;             /* ranks in f->comm, once the window exists */
+    int64_t slot;       /* pairs a rank's extent list holds, per half */
+    MPI_Aint list_bytes; /* one half's lists: a count and slot pairs per
+                            rank */
 } ncp_posix;
 
 /* Collective: the bytes of ext (memory side mem) shipped to the
@@ -65,21 +73,20 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
 int ncp_posix_shm_setup(ncp_file *f);
 /* Collective when the window exists (close). */
 void ncp_posix_shm_free(ncp_file *f);
-/* Order this rank's copies into the window before the exchange that
- * follows them, and the aggregator's reads after it. */
-void ncp_posix_shm_sync(ncp_file *f);
-/* Copy my bytes of pairs[0..n) -- extents clipped to aggregator a's
- * window, which starts at file offset lo; their bytes from stream
- * position s0 on -- into half `half` of a's staging, as the file is to
- * hold them. */
-void ncp_posix_shm_put(const ncp_file *f, int a, int half, MPI_Offset lo,
-                       const ncp_stream *s, MPI_Offset s0,
-                       const MPI_Offset *pairs, int64_t n);
-/* Aggregator a (this rank): write the union of the np ranks' sorted pair
- * lists (rank q's from first[q] to first[q + 1]) from half `half`. */
-int ncp_posix_shm_write(const ncp_file *f, int a, int half, MPI_Offset lo,
-                        int np, const MPI_Offset *pairs,
-                        const int64_t *first);
+
+/* The domains of one aggregated write: aggregator a's is
+ * [base + a * dsz, + dsz), cut at hi, staged in windows of at most cap
+ * bytes. */
+typedef struct ncp_agg_domains {
+    MPI_Offset base, dsz, hi, cap;
+} ncp_agg_domains;
+
+/* Collective, when shm is NCP_SHM_ON: the bytes of stream s written
+ * through the shared staging, one allreduce a round; *rounds grows by
+ * the rounds run.  Returns an agreed allocation failure, else this
+ * aggregator's own write error. */
+int ncp_posix_shm_write(ncp_file *f, const ncp_stream *s,
+                        const ncp_agg_domains *d, int64_t *rounds);
 
 /* Move every extent of ext with pwritev/preadv against mem; this rank
  * only. */

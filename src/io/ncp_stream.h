@@ -31,6 +31,14 @@ int64_t ncp_first_ending_after(const ncp_extents *e, MPI_Offset x);
 void ncp_stream_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
                        MPI_Offset *s0, MPI_Offset *s1);
 
+/* This rank's bytes in the file window [lo, hi): the extents clipped to
+ * it, stored in pairs as (offset, length) and counted in the return
+ * value, and the stream range [*s0, *s1) holding their bytes (contiguous,
+ * since extents ascend).  pairs needs room for every extent touching the
+ * window. */
+int64_t ncp_stream_clip(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
+                        MPI_Offset *pairs, MPI_Offset *s0, MPI_Offset *s1);
+
 /* Append the memory pieces of stream range [s0, s1) to out (addresses
  * as MPI_Offset, as in an ncp_extents memory list). */
 int ncp_stream_mem_add(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
@@ -63,6 +71,10 @@ typedef struct ncp_kmerge {
 
 int ncp_kmerge_init(ncp_kmerge *m, int nsrc, const MPI_Offset *pairs,
                     const int64_t *first);
+/* The same over lists that need not abut: source q's from first[q] to
+ * end[q]. */
+int ncp_kmerge_init_ranges(ncp_kmerge *m, int nsrc, const MPI_Offset *pairs,
+                           const int64_t *first, const int64_t *end);
 /* The next pair in file order: its source (-1 when none is left) and,
  * in *i, its index in pairs. */
 int ncp_kmerge_pop(ncp_kmerge *m, int64_t *i);

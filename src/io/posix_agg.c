@@ -52,6 +52,7 @@ typedef struct agg_plan {
                             per domain */
     uint64_t *busy;      /* bit a*gpd + g: granule g of domain a has bytes */
     int64_t *cur;        /* per domain: this round's window, wpd if none */
+    MPI_Offset most;     /* the most bytes one rank writes */
     int64_t nrounds;     /* the most busy windows of one domain */
     int64_t nwindows;    /* busy windows of all domains */
 } agg_plan;
@@ -92,6 +93,7 @@ static int64_t plan_next_busy(const agg_plan *p, int a, int64_t w)
 static int plan_alloc(agg_plan *p, int naggr)
 {
     int64_t bits = naggr > NCP_AGG_MAXBITS ? naggr : NCP_AGG_MAXBITS;
+    memset(p, 0, sizeof(*p));
     p->busy = malloc((size_t)(bits + 63) / 64 * sizeof(uint64_t));
     p->cur = malloc((size_t)naggr * sizeof(int64_t));
     return p->busy && p->cur ? NC_NOERR : NC_ENOMEM;
@@ -107,14 +109,16 @@ static void plan_free(agg_plan *p)
  * p->busy and p->cur come from plan_alloc. */
 static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
 {
-    MPI_Offset mine[2], all[2];
+    MPI_Offset mine[3] = {0, 0, 0}, all[3];
     int64_t span, nwords, a, w;
     int naggr = f->posix->naggr;
     mine[0] = ext->n ? -ext->off[0] : -INT64_MAX;
     mine[1] = ext->n ? ext->off[ext->n - 1] + ext->len[ext->n - 1] : 0;
-    MPI_Allreduce(mine, all, 2, MPI_OFFSET, MPI_MAX, f->comm);
+    for (a = 0; a < ext->n; a++) mine[2] += ext->len[a];
+    MPI_Allreduce(mine, all, 3, MPI_OFFSET, MPI_MAX, f->comm);
     p->base = -all[0];
     p->hi = all[1];
+    p->most = all[2];
     p->nrounds = p->nwindows = 0;
     if (p->hi <= p->base) return;
     p->base -= p->base % NCP_AGG_ALIGN;
@@ -168,34 +172,9 @@ static void plan_window(const agg_plan *p, int a, MPI_Offset *lo,
     if (*lo > *hi) *lo = *hi;
 }
 
-/*
- * This rank's bytes in the window [lo, hi): the clipped extents appended
- * to meta as (offset, length) pairs, and the stream range [*s0, *s1) that
- * holds them (contiguous, since extents are in stream order).
- */
-static int64_t clip_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
-                           MPI_Offset *meta, MPI_Offset *s0, MPI_Offset *s1)
-{
-    const ncp_extents *e = s->ext;
-    int64_t i = ncp_first_ending_after(e, lo), n = 0;
-    *s0 = *s1 = 0;
-    for (; i < e->n && e->off[i] < hi; i++) {
-        MPI_Offset a = e->off[i] > lo ? e->off[i] : lo;
-        MPI_Offset b = e->off[i] + e->len[i];
-        if (b > hi) b = hi;
-        if (n == 0) *s0 = s->ext_at[i] + (a - e->off[i]);
-        *s1 = s->ext_at[i] + (b - e->off[i]);
-        meta[2 * n] = a;
-        meta[2 * n + 1] = b - a;
-        n++;
-    }
-    return n;
-}
-
 /* One round's traffic, sized for nprocs peers. */
 typedef struct agg_round {
     int np, me;             /* ranks, and mine, in f->comm */
-    int half;               /* shared staging: this round's half, 0 or 1 */
     MPI_Offset *meta_out;   /* my clipped extents, grouped by aggregator */
     int64_t *cnt_out;       /* per peer: pairs, bytes (2 values) */
     int64_t *cnt_in;
@@ -243,14 +222,20 @@ static void round_free(agg_round *r)
     if (r->empty != MPI_DATATYPE_NULL) MPI_Type_free(&r->empty);
 }
 
+/* Nothing allocated: round_free is a no-op. */
+static void round_clear(agg_round *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->empty = MPI_DATATYPE_NULL;
+}
+
 static int round_alloc(agg_round *r, const ncp_file *f, int64_t next)
 {
     int i, np, naggr = f->posix->naggr;
-    memset(r, 0, sizeof(*r));
+    round_clear(r);
     MPI_Comm_size(f->comm, &np);
     MPI_Comm_rank(f->comm, &r->me);
     r->np = np;
-    r->empty = MPI_DATATYPE_NULL;
     /* the windows of one round are disjoint and ordered, so an extent
      * yields one pair per window it touches: at most next + nwindows */
     r->meta_out = malloc((size_t)(2 * next + 2) * sizeof(MPI_Offset));
@@ -314,30 +299,28 @@ static int pack_swapped(ncp_file *f, const ncp_stream *s, agg_round *r)
     return NC_NOERR;
 }
 
-/*
- * The sender's half of a round: for each aggregator, my extents clipped
+/* The sender's half of a round: for each aggregator, my extents clipped
  * to its window (the metadata it receives) and the stream range holding
- * their bytes.  The bytes count is for the message path only; shared
- * staging places bytes by their file offset.
- */
+ * their bytes. */
 static void round_clip(ncp_file *f, const agg_plan *p, const ncp_stream *s,
                        agg_round *r)
 {
-    int a, shm = f->posix->shm == NCP_SHM_ON;
     int64_t used = 0;
+    int a;
     for (a = 0; a < f->posix->naggr; a++) {
         int peer = f->posix->aggr[a];
         MPI_Offset hi;
         int64_t n;
         plan_window(p, a, &r->lo[a], &hi);
         r->s0[a] = r->s1[a] = 0;
-        n = r->lo[a] < hi ? clip_window(s, r->lo[a], hi, r->meta_out + 2 * used,
-                                        &r->s0[a], &r->s1[a])
-                          : 0;
+        n = 0;
+        if (r->lo[a] < hi)
+            n = ncp_stream_clip(s, r->lo[a], hi, r->meta_out + 2 * used,
+                                &r->s0[a], &r->s1[a]);
         r->meta_sdsp[peer] = (int)(2 * used);
         r->meta_scnt[peer] = (int)(2 * n);
         r->cnt_out[2 * peer] = n;
-        r->cnt_out[2 * peer + 1] = shm ? 0 : r->s1[a] - r->s0[a];
+        r->cnt_out[2 * peer + 1] = r->s1[a] - r->s0[a];
         used += n;
     }
 }
@@ -355,20 +338,6 @@ static int round_types(ncp_file *f, const ncp_stream *s, agg_round *r)
             err = ncp_stream_type(s, r->s0[a], r->s1[a], &r->stype[peer]);
     }
     return err;
-}
-
-/* Shared staging: my bytes into this round's half of every aggregator I
- * have bytes for, made visible before the exchange that follows. */
-static void round_put(ncp_file *f, const ncp_stream *s, agg_round *r)
-{
-    int a;
-    for (a = 0; a < f->posix->naggr; a++) {
-        int peer = f->posix->aggr[a];
-        ncp_posix_shm_put(f, a, r->half, r->lo[a], s, r->s0[a],
-                          r->meta_out + r->meta_sdsp[peer],
-                          r->cnt_out[2 * peer]);
-    }
-    ncp_posix_shm_sync(f);
 }
 
 /* The aggregator's receive side: where each peer's metadata and bytes go. */
@@ -485,13 +454,6 @@ static void copy_own(const ncp_file *f, const ncp_stream *s,
 static int round_finish(ncp_file *f, const ncp_stream *s, agg_round *r,
                         agg_inbox *in)
 {
-    int a = f->posix->my_aggr;
-    if (f->posix->shm == NCP_SHM_ON) {
-        ncp_posix_shm_sync(f);
-        if (a < 0) return NC_NOERR;
-        return ncp_posix_shm_write(f, a, r->half, r->lo[a], r->np, in->meta,
-                                   in->meta_at);
-    }
     MPI_Alltoallw(MPI_BOTTOM, r->ones, r->zeros, r->stype, MPI_BOTTOM,
                   r->ones, r->zeros, r->rtype, f->comm);
     copy_own(f, s, r, in);
@@ -512,8 +474,7 @@ static int round_run(ncp_file *f, const agg_plan *p, const ncp_stream *s,
     int err = NC_NOERR, e;
     memset(&in, 0, sizeof(in));
     round_clip(f, p, s, r);
-    if (f->posix->shm == NCP_SHM_ON) round_put(f, s, r);
-    else err = round_types(f, s, r);
+    err = round_types(f, s, r);
     MPI_Alltoall(r->cnt_out, 2, MPI_INT64_T, r->cnt_in, 2, MPI_INT64_T,
                  f->comm);
     if (err == NC_NOERR) err = inbox_make(r, &in);
@@ -528,7 +489,6 @@ static int round_run(ncp_file *f, const agg_plan *p, const ncp_stream *s,
     inbox_free(&in);
     free(r->packed);
     r->packed = NULL;
-    r->half ^= 1;
     types_reset(r->stype, r->np, r->empty);
     types_reset(r->rtype, r->np, r->empty);
     return err;
@@ -542,15 +502,67 @@ static int shm_due(const ncp_posix *x, const agg_plan *p)
            x->windows >= x->shm_after;
 }
 
+/* The rounds by message, three collectives each. */
+static int write_by_message(ncp_file *f, agg_plan *p, const ncp_stream *s,
+                            agg_round *r)
+{
+    int err = NC_NOERR, werr = NC_NOERR;
+    int64_t k;
+    /* a failed write on one aggregator does not stop the rounds: the
+     * others still write theirs, and the caller agrees on the code */
+    for (k = 0; err == NC_NOERR && k < p->nrounds; k++) {
+        err = round_run(f, p, s, r, &werr);
+        plan_advance(f, p);
+        f->driver_rounds++;
+    }
+    return err != NC_NOERR ? err : werr;
+}
+
+/*
+ * The window of a call staged in shared memory: a power of two from
+ * NCP_SHM_MIN_CAP up, within round_cap, with both halves together at
+ * most 1/16 of the bytes of the rank that writes most.  Every rank maps
+ * the halves and the aggregator touches all of them, so a fixed 1 MiB
+ * was 40% of what each of 4 ranks wrote in coll_perf's 32^3 case; sized
+ * to the call it is 7.5% there, at 1.11x the time (docs/BENCHMARKS.md).
+ */
+static MPI_Offset shm_cap(const agg_plan *p)
+{
+    MPI_Offset c = NCP_SHM_MIN_CAP;
+    while (2 * c <= p->most / 32 && 2 * c <= p->cap) c *= 2;
+    return c < p->cap ? c : p->cap;
+}
+
+/* The rounds through the shared staging, over the plan's domains (its
+ * busy windows are not needed: that walk finds its own). */
+static int write_shared(ncp_file *f, const agg_plan *p, const ncp_stream *s)
+{
+    ncp_agg_domains d;
+    int64_t rounds = 0;
+    int err;
+    if (p->nrounds == 0) return NC_NOERR;
+    d.base = p->base;
+    d.dsz = p->dsz;
+    d.hi = p->hi;
+    d.cap = shm_cap(p);
+    err = ncp_posix_shm_write(f, s, &d, &rounds);
+    f->driver_rounds += rounds;
+    f->driver_shm_rounds += rounds;
+    return err;
+}
+
 int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
                                const ncp_extents *mem)
 {
     agg_plan p;
     ncp_stream s;
     agg_round r;
-    int err, werr = NC_NOERR;
-    int64_t k;
-    err = round_alloc(&r, f, ext->n + f->posix->naggr);
+    int err = NC_NOERR;
+    /* the message path's buffers; a window set up below leaves them
+     * unused */
+    round_clear(&r);
+    if (f->posix->shm != NCP_SHM_ON)
+        err = round_alloc(&r, f, ext->n + f->posix->naggr);
     if (plan_alloc(&p, f->posix->naggr) != NC_NOERR) err = NC_ENOMEM;
     if (ncp_stream_init(&s, ext, mem) != NC_NOERR) err = NC_ENOMEM;
     err = ncp_io_agree(f->comm, err);
@@ -561,16 +573,12 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     /* all set up or none; a window that cannot be made leaves the
      * message path */
     if (err == NC_NOERR && shm_due(f->posix, &p)) ncp_posix_shm_setup(f);
-    /* a failed write on one aggregator does not stop the rounds: the
-     * others still write theirs, and the caller agrees on the code */
-    for (k = 0; err == NC_NOERR && k < p.nrounds; k++) {
-        err = round_run(f, &p, &s, &r, &werr);
-        plan_advance(f, &p);
-        f->driver_rounds++;
-        f->driver_shm_rounds += f->posix->shm == NCP_SHM_ON;
-    }
+    if (err == NC_NOERR && f->posix->shm == NCP_SHM_ON)
+        err = write_shared(f, &p, &s);
+    else if (err == NC_NOERR)
+        err = write_by_message(f, &p, &s, &r);
     plan_free(&p);
     round_free(&r);
     ncp_stream_free(&s);
-    return err != NC_NOERR ? err : werr;
+    return err;
 }

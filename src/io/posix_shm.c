@@ -1,14 +1,14 @@
 /*
- * posix_shm.c -- the aggregated write's staging in shared memory, for a
- * file whose ranks all share one node: each aggregator exposes two
- * staging halves of round_cap bytes (together nc_posix_buffer_size) in
- * an MPI shared-memory window; in
- * each round every rank copies its bytes straight into the half of each
+ * posix_shm.c -- the aggregated write staged in shared memory, for a file
+ * whose ranks all share one node.  Each aggregator exposes, in an MPI
+ * shared-memory window, two halves, each holding round_cap data bytes
+ * (together nc_posix_buffer_size) and one extent list per rank.  In each
+ * round every rank copies its bytes straight into the data of each
  * aggregator it has bytes for, at their offset from the aggregator's file
  * window (an image of the window), byte-swapping deferred puts on the
- * way, and the aggregator writes the union of the ranks' extents from
- * there.  The extents themselves still travel by message (posix_agg.c):
- * the aggregator needs them to skip the holes.
+ * way, and writes its clipped extents into its list there; the
+ * aggregator merges the lists to skip the holes and writes the union of
+ * the extents from the image.
  *
  * Why: on the message path the aggregator's CPU copies every rank's bytes
  * into its staging buffer (the shared-memory transport reads them out of
@@ -17,12 +17,20 @@
  * while the aggregator writes the previous round: 1.24-1.28x faster on
  * coll_io's issue-6 case at 4 ranks (docs/BENCHMARKS.md).
  *
+ * Why one collective per round: counts, extents and bytes all travel
+ * through the window, so a round needs only the MPI_Allreduce that fixes
+ * the next round's windows, and it doubles as the barrier between the
+ * ranks' copies and the aggregator's write.  A window ends where the
+ * first rank's list would overflow, so the lists have a fixed size.
+ * With three collectives a round (counts, an error agreement, extents)
+ * small staging buffers were slow: 256 KiB cost 1.34x at 4 ranks.
+ *
  * Why two halves: round k uses half k % 2.  A rank copies round k + 1 as
- * soon as its part of round k's exchange is over, while the aggregator
- * may still be writing round k; the half it copies into was last read in
- * round k - 1, which the aggregator had finished before it joined round
- * k's all-to-all, and that all-to-all cannot complete on this rank
- * before the aggregator has joined it.
+ * soon as round k's allreduce returns, while the aggregator may still be
+ * writing round k; the half it copies into was last read in round k - 1,
+ * which the aggregator had finished before it joined round k's allreduce,
+ * and that allreduce cannot complete on this rank before the aggregator
+ * has joined it.
  */
 #include "ncp_posix.h"
 
@@ -31,14 +39,28 @@
 
 #include "pnetcdf.h"
 
+/* A domain with no bytes left, or a bid of a rank with none. */
+#define NO_BYTES ((MPI_Offset)INT64_MAX)
+
+/* A half's extent lists take about this share of its data bytes: one
+ * 16-byte pair per 64 data bytes over all ranks.  Smaller extents only
+ * shorten the window. */
+#define LIST_SHARE 4
+#define MIN_SLOT 16
+
 int ncp_posix_shm_setup(ncp_file *f)
 {
     ncp_posix *x = f->posix;
-    MPI_Aint size = x->my_aggr >= 0 ? 2 * (MPI_Aint)x->round_cap : 0, got;
+    MPI_Aint size, got;
     MPI_Comm comm;
     MPI_Info info;
     char *base;
     int a, unit, err = NC_NOERR, made;
+    MPI_Comm_size(f->comm, &x->np);
+    x->slot = x->round_cap / LIST_SHARE / (16 * (int64_t)x->np);
+    if (x->slot < MIN_SLOT) x->slot = MIN_SLOT;
+    x->list_bytes = (MPI_Aint)x->np * (1 + 2 * x->slot) * 8;
+    size = x->my_aggr >= 0 ? 2 * ((MPI_Aint)x->round_cap + x->list_bytes) : 0;
     x->sbuf = malloc((size_t)x->naggr * sizeof(char *));
     if (!x->sbuf) err = NC_ENOMEM;
     if ((err = ncp_io_agree(f->comm, err)) != NC_NOERR) goto fail;
@@ -82,29 +104,132 @@ void ncp_posix_shm_free(ncp_file *f)
     x->shm = NCP_SHM_NO;
 }
 
-void ncp_posix_shm_sync(ncp_file *f)
+/* Aggregator a's half h: data bytes first, both halves, then the two
+ * halves' lists, each a count per rank followed by slot pairs per rank. */
+static char *half_data(const ncp_posix *x, int a, int h)
 {
-    MPI_Win_sync(f->posix->win);
+    return x->sbuf[a] + h * x->round_cap;
 }
 
-/* Half `half` of aggregator a's staging, addressed by file offset: the
- * window starting at lo maps onto the half's first byte. */
-static char *half_image(const ncp_file *f, int a, int half, MPI_Offset lo)
+static int64_t *half_counts(const ncp_posix *x, int a, int h)
 {
-    return f->posix->sbuf[a] + half * f->posix->round_cap - lo;
+    return (int64_t *)(x->sbuf[a] + 2 * x->round_cap + h * x->list_bytes);
 }
 
-void ncp_posix_shm_put(const ncp_file *f, int a, int half, MPI_Offset lo,
-                       const ncp_stream *s, MPI_Offset s0,
-                       const MPI_Offset *pairs, int64_t n)
+static MPI_Offset *half_pairs(const ncp_posix *x, int a, int h, int q)
 {
-    char *img = half_image(f, a, half, lo);
-    int64_t j;
+    return (MPI_Offset *)(half_counts(x, a, h) + x->np) + 2 * x->slot * q;
+}
+
+/* One call's walk over the domains, the same on every rank. */
+typedef struct shm_walk {
+    ncp_file *f;
+    const ncp_stream *s;
+    const ncp_agg_domains *d;
+    int me, half;
+    MPI_Offset *win;  /* per aggregator: this round's [lo, hi), NO_BYTES
+                         when its domain is done */
+    MPI_Offset *next; /* per aggregator: my bid (start, fit), then the
+                         next round's window */
+    int64_t *first, *end; /* the aggregator's merge: per rank's list */
+} shm_walk;
+
+static void walk_free(shm_walk *w)
+{
+    free(w->win);
+    free(w->next);
+    free(w->first);
+    free(w->end);
+}
+
+static int walk_init(shm_walk *w, ncp_file *f, const ncp_stream *s,
+                     const ncp_agg_domains *d)
+{
+    size_t nw = 2 * (size_t)f->posix->naggr, np = (size_t)f->posix->np;
+    w->f = f;
+    w->s = s;
+    w->d = d;
+    w->half = 0;
+    MPI_Comm_rank(f->comm, &w->me);
+    w->win = malloc(nw * sizeof(MPI_Offset));
+    w->next = malloc(nw * sizeof(MPI_Offset));
+    w->first = malloc(np * sizeof(int64_t));
+    w->end = malloc(np * sizeof(int64_t));
+    return w->win && w->next && w->first && w->end ? NC_NOERR : NC_ENOMEM;
+}
+
+static MPI_Offset domain_lo(const ncp_agg_domains *d, int a)
+{
+    return d->base + (MPI_Offset)a * d->dsz;
+}
+
+static MPI_Offset domain_hi(const ncp_agg_domains *d, int a)
+{
+    MPI_Offset hi = domain_lo(d, a) + d->dsz;
+    return hi < d->hi ? hi : d->hi;
+}
+
+/*
+ * My bid for domain a's next window, from file offset `from` on: where my
+ * next byte is (start) and where my list would overflow (fit: the offset
+ * of the slot-th extent after the first one ending past `from`, which
+ * every window of mine stays below).  Both are NO_BYTES when they do not
+ * apply.  Every fit lies past every start, so the agreed window is never
+ * empty.
+ */
+static void bid(const shm_walk *w, int a, MPI_Offset from, MPI_Offset *b)
+{
+    const ncp_extents *e = w->s->ext;
+    int64_t i = ncp_first_ending_after(e, from), slot = w->f->posix->slot;
+    b[0] = b[1] = NO_BYTES;
+    if (from >= domain_hi(w->d, a) || i == e->n ||
+        e->off[i] >= domain_hi(w->d, a))
+        return;
+    b[0] = e->off[i] > from ? e->off[i] : from;
+    if (i + slot < e->n) b[1] = e->off[i + slot];
+}
+
+/*
+ * The round's collective: the bids' minima become the next windows.  A
+ * window never crosses a multiple of cap from its domain's start: windows
+ * that split file pages between rounds wrote 1.2x slower (coll_perf, 4
+ * ranks, 128 KiB windows).
+ */
+static void agree_windows(shm_walk *w, int first_round)
+{
+    int a, naggr = w->f->posix->naggr;
+    for (a = 0; a < naggr; a++) {
+        MPI_Offset from = first_round ? domain_lo(w->d, a) : w->win[2 * a + 1];
+        if (!first_round && w->win[2 * a] == NO_BYTES) from = NO_BYTES;
+        bid(w, a, from, w->next + 2 * a);
+    }
+    MPI_Allreduce(MPI_IN_PLACE, w->next, 2 * naggr, MPI_OFFSET, MPI_MIN,
+                  w->f->comm);
+    for (a = 0; a < naggr; a++) {
+        MPI_Offset lo = w->next[2 * a], hi = w->next[2 * a + 1], edge;
+        if (lo == NO_BYTES) continue;
+        edge = lo + w->d->cap - (lo - domain_lo(w->d, a)) % w->d->cap;
+        if (hi > edge) hi = edge;
+        if (hi > domain_hi(w->d, a)) hi = domain_hi(w->d, a);
+        w->next[2 * a + 1] = hi;
+    }
+}
+
+/* My bytes in aggregator a's window into its current half, and my list. */
+static void put(shm_walk *w, int a)
+{
+    const ncp_posix *x = w->f->posix;
+    MPI_Offset lo = w->win[2 * a], hi = w->win[2 * a + 1], s0, s1;
+    MPI_Offset *pairs = half_pairs(x, a, w->half, w->me);
+    char *img = half_data(x, a, w->half) - lo;
+    int64_t j, n = 0;
+    if (lo != NO_BYTES) n = ncp_stream_clip(w->s, lo, hi, pairs, &s0, &s1);
     for (j = 0; j < n; j++) {
         MPI_Offset off = pairs[2 * j], len = pairs[2 * j + 1];
-        ncp_stream_copy(s, s0, s0 + len, img + off);
+        ncp_stream_copy(w->s, s0, s0 + len, img + off);
         s0 += len;
     }
+    half_counts(x, a, w->half)[w->me] = n;
 }
 
 /* File bytes [run, end) from the image img (nothing when empty). */
@@ -117,24 +242,79 @@ static int write_run(int fd, char *img, MPI_Offset run, MPI_Offset end)
     return ncp_posix_pwritev(fd, &one, 1, run);
 }
 
-int ncp_posix_shm_write(const ncp_file *f, int a, int half, MPI_Offset lo,
-                        int np, const MPI_Offset *pairs,
-                        const int64_t *first)
+/* The aggregator (this rank): the union of the ranks' lists in its
+ * current half, written from the image a run at a time. */
+static int write_half(shm_walk *w)
 {
-    char *img = half_image(f, a, half, lo);
-    MPI_Offset run = 0, end = -1; /* the run being gathered: [run, end) */
+    const ncp_posix *x = w->f->posix;
+    int a = x->my_aggr, q;
+    MPI_Offset lo, run = 0, end = -1; /* the run being gathered */
+    const int64_t *count;
+    char *img;
     ncp_kmerge m;
     int64_t i;
-    int err = ncp_kmerge_init(&m, np, pairs, first);
-    while (err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
-        MPI_Offset off = pairs[2 * i], stop = off + pairs[2 * i + 1];
-        if (off > end) { /* a hole: write the run so far */
-            err = write_run(f->fd, img, run, end);
-            run = off;
-        }
-        if (stop > end) end = stop;
+    int err;
+    if (a < 0 || (lo = w->win[2 * a]) == NO_BYTES) return NC_NOERR;
+    count = half_counts(x, a, w->half);
+    img = half_data(x, a, w->half) - lo;
+    for (q = 0; q < x->np; q++) {
+        w->first[q] = x->slot * q;
+        w->end[q] = w->first[q] + count[q];
     }
-    if (err == NC_NOERR) err = write_run(f->fd, img, run, end);
+    err = ncp_kmerge_init_ranges(&m, x->np, half_pairs(x, a, w->half, 0),
+                                 w->first, w->end);
+    while (err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
+        const MPI_Offset *pair = half_pairs(x, a, w->half, 0) + 2 * i;
+        if (pair[0] > end) { /* a hole: write the run so far */
+            err = write_run(w->f->fd, img, run, end);
+            run = pair[0];
+        }
+        if (pair[0] + pair[1] > end) end = pair[0] + pair[1];
+    }
+    if (err == NC_NOERR) err = write_run(w->f->fd, img, run, end);
     ncp_kmerge_free(&m);
     return err;
+}
+
+static int windows_left(const shm_walk *w)
+{
+    int a;
+    for (a = 0; a < w->f->posix->naggr; a++)
+        if (w->win[2 * a] != NO_BYTES) return 1;
+    return 0;
+}
+
+/* The next round's windows become this round's, in the other half. */
+static void walk_advance(shm_walk *w)
+{
+    MPI_Offset *t = w->win;
+    w->win = w->next;
+    w->next = t;
+    w->half ^= 1;
+}
+
+int ncp_posix_shm_write(ncp_file *f, const ncp_stream *s,
+                        const ncp_agg_domains *d, int64_t *rounds)
+{
+    shm_walk w;
+    int a, err, werr = NC_NOERR, e;
+    err = ncp_io_agree(f->comm, walk_init(&w, f, s, d));
+    if (err == NC_NOERR) {
+        agree_windows(&w, 1);
+        walk_advance(&w);
+        w.half = 0;
+    }
+    while (err == NC_NOERR && windows_left(&w)) {
+        for (a = 0; a < f->posix->naggr; a++) put(&w, a);
+        MPI_Win_sync(f->posix->win);
+        agree_windows(&w, 0);
+        MPI_Win_sync(f->posix->win);
+        /* a failed write does not stop the rounds: the others still
+         * write theirs, and the caller agrees on the code */
+        if ((e = write_half(&w)) != NC_NOERR && werr == NC_NOERR) werr = e;
+        walk_advance(&w);
+        (*rounds)++;
+    }
+    walk_free(&w);
+    return err != NC_NOERR ? err : werr;
 }

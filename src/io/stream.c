@@ -75,6 +75,25 @@ void ncp_stream_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
                                                       : e->len[j]);
 }
 
+int64_t ncp_stream_clip(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
+                        MPI_Offset *pairs, MPI_Offset *s0, MPI_Offset *s1)
+{
+    const ncp_extents *e = s->ext;
+    int64_t i = ncp_first_ending_after(e, lo), n = 0;
+    *s0 = *s1 = 0;
+    for (; i < e->n && e->off[i] < hi; i++) {
+        MPI_Offset a = e->off[i] > lo ? e->off[i] : lo;
+        MPI_Offset b = e->off[i] + e->len[i];
+        if (b > hi) b = hi;
+        if (n == 0) *s0 = s->ext_at[i] + (a - e->off[i]);
+        *s1 = s->ext_at[i] + (b - e->off[i]);
+        pairs[2 * n] = a;
+        pairs[2 * n + 1] = b - a;
+        n++;
+    }
+    return n;
+}
+
 /* The part of stream range [s0, s1) that memory piece i holds:
  * [*a, *b), stream positions. */
 static void piece_clip(const ncp_stream *s, int64_t i, MPI_Offset s0,
@@ -200,16 +219,22 @@ static void kmerge_down(ncp_kmerge *m, int i)
 int ncp_kmerge_init(ncp_kmerge *m, int nsrc, const MPI_Offset *pairs,
                     const int64_t *first)
 {
+    return ncp_kmerge_init_ranges(m, nsrc, pairs, first, first + 1);
+}
+
+int ncp_kmerge_init_ranges(ncp_kmerge *m, int nsrc, const MPI_Offset *pairs,
+                           const int64_t *first, const int64_t *end)
+{
     int q;
     m->n = 0;
     m->pairs = pairs;
-    m->end = first + 1;
+    m->end = end;
     m->heap = malloc((size_t)(nsrc ? nsrc : 1) * sizeof(int));
     m->next = malloc((size_t)(nsrc ? nsrc : 1) * sizeof(int64_t));
     if (!m->heap || !m->next) return NC_ENOMEM;
     for (q = 0; q < nsrc; q++) {
         m->next[q] = first[q];
-        if (first[q] < first[q + 1]) m->heap[m->n++] = q;
+        if (first[q] < end[q]) m->heap[m->n++] = q;
     }
     for (q = m->n / 2 - 1; q >= 0; q--) kmerge_down(m, q);
     return NC_NOERR;

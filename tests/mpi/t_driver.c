@@ -49,14 +49,17 @@
 typedef struct setting {
     const char *suffix;
     const char *hints; /* "key=value;..." or NULL for none */
-    MPI_Offset cap;    /* > 0: one aggregator stages this many bytes a
-                          round: nc_posix_buffer_size, halved when the
-                          staging is shared (two rounds in it) */
+    MPI_Offset cap;    /* > 0: one aggregator stages the sparse call in
+                          windows of this many bytes: nc_posix_buffer_size
+                          by message; half of it when the staging is
+                          shared (two rounds in it), and then at most
+                          64 KiB, since every rank writes little */
 } setting;
 
 static const setting settings[] = {
     {"_mpiio.nc", "nc_driver=mpiio", 0},
-    {"_posix.nc", "nc_driver=posix", 524288},
+    /* auto: big's 5 MiB call sets the shared staging up */
+    {"_posix.nc", "nc_driver=posix", 65536},
     {"_posix_a2.nc", "nc_driver=posix;nc_posix_aggrs_per_node=2", 0},
     {"_posix_a3.nc", "nc_driver=posix;nc_posix_aggrs_per_node=3", 0},
     {"_posix_direct.nc", "nc_driver=posix;nc_posix_aggrs_per_node=64", 0},
@@ -66,7 +69,7 @@ static const setting settings[] = {
      "nc_driver=posix;nc_posix_shm=disable;nc_posix_aggrs_per_node=2", 0},
     {"_posix_msg_rounds.nc",
      "nc_driver=posix;nc_posix_shm=disable;nc_posix_buffer_size=1000", 1000},
-    {"_posix_shm.nc", "nc_driver=posix;nc_posix_shm=enable", 524288},
+    {"_posix_shm.nc", "nc_driver=posix;nc_posix_shm=enable", 65536},
     {"_posix_shm_rounds.nc",
      "nc_driver=posix;nc_posix_shm=enable;nc_posix_buffer_size=1000", 500},
     {"_default.nc", NULL, 0},
@@ -119,7 +122,7 @@ static long long write_pieces(int nc, int vb, const signed char *big)
 /* The windows of cap bytes holding some rank's piece when big starts at
  * file offset begin and one aggregator serves the call: its windows are
  * counted from the 1 MiB boundary at or below the first piece. */
-static long long windows_with_pieces(MPI_Offset begin, MPI_Offset cap)
+static long long sparse_rounds(MPI_Offset begin, MPI_Offset cap)
 {
     MPI_Offset base = (begin + piece_at(0)) / 1048576 * 1048576, w, last = -1;
     long long n = 0;
@@ -131,9 +134,9 @@ static long long windows_with_pieces(MPI_Offset begin, MPI_Offset cap)
     return n;
 }
 
-/* expect_cap > 0: check the sparse call's rounds against windows of
- * that many bytes (one aggregator, more than one rank) */
-static void write_file(const char *path, MPI_Info info, MPI_Offset expect_cap)
+/* set->cap > 0: check the sparse call's rounds (one aggregator, more
+ * than one rank) */
+static void write_file(const char *path, MPI_Info info, const setting *set)
 {
     int nc, dt, dy, dx, db, dims[3], vf, vd, vr, vs, vg, vb, r, i;
     int req[2 * NREC + 1];
@@ -193,12 +196,12 @@ static void write_file(const char *path, MPI_Info info, MPI_Offset expect_cap)
     CHECK_ERR(ncmpi_put_vara_schar_all(nc, vb, st, ct, big));
     rounds = write_pieces(nc, vb, big);
 #ifdef HAVE_NCPARIO
-    if (expect_cap > 0 && tu_nranks > 1) {
+    if (set->cap > 0 && tu_nranks > 1) {
         MPI_Offset begin = 0;
         CHECK_ERR(ncmpi_inq_varoffset(nc, vb, &begin));
-        CHECKF(rounds == windows_with_pieces(begin, expect_cap),
-               "sparse call took %lld rounds, %lld windows hold data",
-               rounds, windows_with_pieces(begin, expect_cap));
+        CHECKF(rounds == sparse_rounds(begin, set->cap),
+               "sparse call took %lld rounds, not %lld", rounds,
+               sparse_rounds(begin, set->cap));
     }
 #endif
     CHECK_ERR(ncmpi_close(nc));
@@ -304,6 +307,92 @@ static void shm_call(int nc, int v, MPI_Offset at, MPI_Offset n,
 }
 
 /*
+ * Shared staging whose per-rank extent lists hold 16 pairs
+ * (nc_posix_buffer_size=2000): each rank writes every nranks-th int, one
+ * extent apiece, so a window closes after 16 ints per rank, far inside
+ * its 1000 bytes.  80 * nranks + 3 ints take 5 full windows and one of 3
+ * ints: 6 rounds.  Every value reads back.
+ */
+static void check_short_lists(const char *path)
+{
+    MPI_Info info = tu_info_of(
+        "nc_driver=posix;nc_posix_buffer_size=2000;nc_posix_shm=enable");
+    MPI_Offset n = 80 * (MPI_Offset)tu_nranks + 3, i, st, ct, sd;
+    int nc, dim, v, bad = 0, *buf = malloc((size_t)n * sizeof(int));
+    ncpario_profile a, b;
+    CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
+    CHECK_ERR(ncmpi_set_fill(nc, NC_NOFILL, NULL));
+    CHECK_ERR(ncmpi_def_dim(nc, "n", n, &dim));
+    CHECK_ERR(ncmpi_def_var(nc, "v", NC_INT, 1, &dim, &v));
+    CHECK_ERR(ncmpi_enddef(nc));
+    st = tu_myrank, sd = tu_nranks;
+    ct = (n - st + sd - 1) / sd;
+    for (i = 0; i < ct; i++) buf[i] = (int)(st + i * sd) * 3 + 1;
+    CHECK_ERR(ncpario_inq_profile(nc, &a));
+    CHECK_ERR(ncmpi_put_vars_int_all(nc, v, &st, &ct, &sd, buf));
+    CHECK_ERR(ncpario_inq_profile(nc, &b));
+    if (tu_nranks > 1)
+        CHECKF(b.driver_shm_rounds_write - a.driver_shm_rounds_write == 6,
+               "short lists: %lld shared rounds, not 6",
+               b.driver_shm_rounds_write - a.driver_shm_rounds_write);
+    CHECK_ERR(ncmpi_close(nc));
+    CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, info, &nc));
+    CHECK_ERR(ncmpi_get_var_int_all(nc, v, buf));
+    for (i = 0; i < n; i++) bad += buf[i] != (int)i * 3 + 1;
+    CHECKF(bad == 0, "short lists: %d wrong values", bad);
+    CHECK_ERR(ncmpi_close(nc));
+    MPI_Info_free(&info);
+    free(buf);
+    if (tu_myrank == 0) unlink(path);
+}
+
+/* Blocks of cap bytes, counted from the 1 MiB boundary at or below lo,
+ * that file bytes [lo, hi) touch. */
+static long long blocks(MPI_Offset lo, MPI_Offset hi, MPI_Offset cap)
+{
+    MPI_Offset base = lo / 1048576 * 1048576;
+    return (hi - 1 - base) / cap - (lo - base) / cap + 1;
+}
+
+/*
+ * Shared staging sizes its window to the call: with one aggregator and
+ * nc_posix_buffer_size=1 MiB (windows up to 512 KiB), ranks writing 1 MiB
+ * each get the 64 KiB floor and ranks writing 8 MiB each 256 KiB, the
+ * largest power of two with both halves within 1/16 of a rank's bytes.
+ * Seen as rounds: one per window-sized block the call touches.
+ */
+static void check_window_sizing(const char *path)
+{
+    MPI_Info info = tu_info_of("nc_driver=posix;nc_posix_shm=enable;"
+                               "nc_posix_aggrs_per_node=1;"
+                               "nc_posix_buffer_size=1048576");
+    MPI_Offset small = 262144 * (MPI_Offset)tu_nranks, big = 8 * small;
+    MPI_Offset begin = 0, lo;
+    long long r, sr;
+    int nc, dim, v;
+    CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
+    CHECK_ERR(ncmpi_set_fill(nc, NC_NOFILL, NULL));
+    CHECK_ERR(ncmpi_def_dim(nc, "n", small + big, &dim));
+    CHECK_ERR(ncmpi_def_var(nc, "v", NC_INT, 1, &dim, &v));
+    CHECK_ERR(ncmpi_enddef(nc));
+    CHECK_ERR(ncmpi_inq_varoffset(nc, v, &begin));
+    shm_call(nc, v, 0, small, &r, &sr);
+    if (tu_nranks > 1)
+        CHECKF(sr == blocks(begin, begin + 4 * small, 65536),
+               "1 MiB a rank: %lld rounds, not %lld", sr,
+               blocks(begin, begin + 4 * small, 65536));
+    lo = begin + 4 * small;
+    shm_call(nc, v, small, big, &r, &sr);
+    if (tu_nranks > 1)
+        CHECKF(sr == blocks(lo, lo + 4 * big, 262144),
+               "8 MiB a rank: %lld rounds, not %lld", sr,
+               blocks(lo, lo + 4 * big, 262144));
+    CHECK_ERR(ncmpi_close(nc));
+    MPI_Info_free(&info);
+    if (tu_myrank == 0) unlink(path);
+}
+
+/*
  * Windows of 1000 bytes (nc_posix_buffer_size=2000, halved for two
  * rounds; 2000 by message only): a first call over 4800 bytes (5-6
  * windows), then one over 24000 bytes (24-25).  auto: the first by message, the second, which
@@ -380,7 +469,7 @@ int main(int argc, char **argv)
     for (i = 0; i < NSETTINGS; i++) {
         MPI_Info info = tu_info_of(settings[i].hints);
         tu_sibling(paths[i], sizeof paths[i], path, settings[i].suffix);
-        write_file(paths[i], info, settings[i].cap);
+        write_file(paths[i], info, &settings[i]);
         read_back(paths[i], info, settings[i].suffix);
         MPI_Info_free(&info);
         if (tu_myrank == 0 && i > 0)
@@ -391,6 +480,10 @@ int main(int argc, char **argv)
     check_reported_driver(paths[NSETTINGS - 1]);
     tu_sibling(bad, sizeof bad, path, "_coarse.nc");
     check_coarse_granules(bad);
+    tu_sibling(bad, sizeof bad, path, "_sizing.nc");
+    check_window_sizing(bad);
+    tu_sibling(bad, sizeof bad, path, "_short_lists.nc");
+    check_short_lists(bad);
     tu_sibling(bad, sizeof bad, path, "_shm_policy.nc");
     check_shm_policy(bad, "auto", 0, 1);
     check_shm_policy(bad, "enable", 1, 1);
