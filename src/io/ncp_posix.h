@@ -37,8 +37,11 @@ enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
 #define NCP_SHM_AFTER_WINDOWS 8
 
 /* The smallest window a call staged in shared memory shrinks to (when
- * round_cap allows): smaller ones paid more in rounds than they saved. */
+ * round_cap allows): smaller ones paid more in rounds than they saved.
+ * Sized windows are whole steps, so their edges, multiples of the window
+ * size from a 1 MiB boundary, fall on page boundaries. */
 #define NCP_SHM_MIN_CAP ((MPI_Offset)64 << 10)
+#define NCP_SHM_CAP_STEP ((MPI_Offset)16 << 10)
 
 typedef struct ncp_posix {
     int naggr;          /* number of aggregators */

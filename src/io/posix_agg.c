@@ -519,17 +519,18 @@ static int write_by_message(ncp_file *f, agg_plan *p, const ncp_stream *s,
 }
 
 /*
- * The window of a call staged in shared memory: a power of two from
- * NCP_SHM_MIN_CAP up, within round_cap, with both halves together at
- * most 1/16 of the bytes of the rank that writes most.  Every rank maps
- * the halves and the aggregator touches all of them, so a fixed 1 MiB
- * was 40% of what each of 4 ranks wrote in coll_perf's 32^3 case; sized
- * to the call it is 7.5% there, at 1.11x the time (docs/BENCHMARKS.md).
+ * The window of a call staged in shared memory: both halves together at
+ * most 7.5% of the bytes of the rank that writes most, in steps of
+ * NCP_SHM_CAP_STEP, at least NCP_SHM_MIN_CAP, within round_cap.  The
+ * aggregator touches both halves, so a fixed 512 KiB half was 40% of
+ * what each of 4 ranks wrote in coll_perf's 32^3 case.  The share leaves
+ * room under 10% for the extent lists and the call's own arrays; smaller
+ * windows cost time in rounds (docs/BENCHMARKS.md).
  */
 static MPI_Offset shm_cap(const agg_plan *p)
 {
-    MPI_Offset c = NCP_SHM_MIN_CAP;
-    while (2 * c <= p->most / 32 && 2 * c <= p->cap) c *= 2;
+    MPI_Offset c = p->most * 3 / 80 / NCP_SHM_CAP_STEP * NCP_SHM_CAP_STEP;
+    if (c < NCP_SHM_MIN_CAP) c = NCP_SHM_MIN_CAP;
     return c < p->cap ? c : p->cap;
 }
 

@@ -357,9 +357,9 @@ static long long blocks(MPI_Offset lo, MPI_Offset hi, MPI_Offset cap)
 /*
  * Shared staging sizes its window to the call: with one aggregator and
  * nc_posix_buffer_size=1 MiB (windows up to 512 KiB), ranks writing 1 MiB
- * each get the 64 KiB floor and ranks writing 8 MiB each 256 KiB, the
- * largest power of two with both halves within 1/16 of a rank's bytes.
- * Seen as rounds: one per window-sized block the call touches.
+ * each get the 64 KiB floor and ranks writing 8 MiB each 304 KiB, the
+ * most whole 16 KiB steps with both halves within 7.5% of a rank's
+ * bytes.  Seen as rounds: one per window-sized block the call touches.
  */
 static void check_window_sizing(const char *path)
 {
@@ -384,9 +384,9 @@ static void check_window_sizing(const char *path)
     lo = begin + 4 * small;
     shm_call(nc, v, small, big, &r, &sr);
     if (tu_nranks > 1)
-        CHECKF(sr == blocks(lo, lo + 4 * big, 262144),
+        CHECKF(sr == blocks(lo, lo + 4 * big, 311296),
                "8 MiB a rank: %lld rounds, not %lld", sr,
-               blocks(lo, lo + 4 * big, 262144));
+               blocks(lo, lo + 4 * big, 311296));
     CHECK_ERR(ncmpi_close(nc));
     MPI_Info_free(&info);
     if (tu_myrank == 0) unlink(path);
