@@ -61,6 +61,7 @@ typedef struct ncp_posix {
     int64_t slot;       /* pairs a rank's extent list holds, per half */
     MPI_Aint list_bytes; /* one half's lists: a count and slot pairs per
                             rank */
+    MPI_Aint lists_at;  /* where the lists start in an aggregator's part */
 } ncp_posix;
 
 /* Collective: the bytes of ext (memory side mem) shipped to the

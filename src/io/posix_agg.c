@@ -10,12 +10,13 @@
  * for the file's inode lock; one writer per node issuing large writes does
  * not.  The bytes move one of two ways.  When every rank shares one node
  * and the shared window could be made (posix_shm.c), each rank copies its
- * bytes into the aggregators' shared staging itself.  Otherwise (the
- * message path) one MPI_Alltoallw moves them with no packing on either
- * side: the sender's memory pieces and the receiver's staging buffer are
- * both described with datatypes on absolute addresses, and the
- * aggregator's pwritev points straight into the staging buffer.  Either
- * way the clipped extents travel by MPI_Alltoallv.
+ * bytes and its clipped extents into the aggregators' shared staging
+ * itself, in windows that posix_shm.c picks round by round.  Otherwise
+ * (the message path, here) the clipped extents travel by MPI_Alltoallv
+ * and one MPI_Alltoallw moves the bytes with no packing on either side:
+ * the sender's memory pieces and the receiver's staging buffer are both
+ * described with datatypes on absolute addresses, and the aggregator's
+ * pwritev points straight into the staging buffer.
  */
 #include "ncp_posix.h"
 #include "ncp_stream.h"

@@ -60,7 +60,9 @@ int ncp_posix_shm_setup(ncp_file *f)
     x->slot = x->round_cap / LIST_SHARE / (16 * (int64_t)x->np);
     if (x->slot < MIN_SLOT) x->slot = MIN_SLOT;
     x->list_bytes = (MPI_Aint)x->np * (1 + 2 * x->slot) * 8;
-    size = x->my_aggr >= 0 ? 2 * ((MPI_Aint)x->round_cap + x->list_bytes) : 0;
+    /* the lists hold int64s: start them on a cache line */
+    x->lists_at = (2 * (MPI_Aint)x->round_cap + 63) / 64 * 64;
+    size = x->my_aggr >= 0 ? x->lists_at + 2 * x->list_bytes : 0;
     x->sbuf = malloc((size_t)x->naggr * sizeof(char *));
     if (!x->sbuf) err = NC_ENOMEM;
     if ((err = ncp_io_agree(f->comm, err)) != NC_NOERR) goto fail;
@@ -113,7 +115,7 @@ static char *half_data(const ncp_posix *x, int a, int h)
 
 static int64_t *half_counts(const ncp_posix *x, int a, int h)
 {
-    return (int64_t *)(x->sbuf[a] + 2 * x->round_cap + h * x->list_bytes);
+    return (int64_t *)(x->sbuf[a] + x->lists_at + h * x->list_bytes);
 }
 
 static MPI_Offset *half_pairs(const ncp_posix *x, int a, int h, int q)
@@ -221,23 +223,25 @@ static void put(shm_walk *w, int a)
     const ncp_posix *x = w->f->posix;
     MPI_Offset lo = w->win[2 * a], hi = w->win[2 * a + 1], s0, s1;
     MPI_Offset *pairs = half_pairs(x, a, w->half, w->me);
-    char *img = half_data(x, a, w->half) - lo;
+    char *data = half_data(x, a, w->half);
     int64_t j, n = 0;
     if (lo != NO_BYTES) n = ncp_stream_clip(w->s, lo, hi, pairs, &s0, &s1);
     for (j = 0; j < n; j++) {
         MPI_Offset off = pairs[2 * j], len = pairs[2 * j + 1];
-        ncp_stream_copy(w->s, s0, s0 + len, img + off);
+        ncp_stream_copy(w->s, s0, s0 + len, data + (off - lo));
         s0 += len;
     }
     half_counts(x, a, w->half)[w->me] = n;
 }
 
-/* File bytes [run, end) from the image img (nothing when empty). */
-static int write_run(int fd, char *img, MPI_Offset run, MPI_Offset end)
+/* File bytes [run, end) from data, which holds the window from file
+ * offset lo on (nothing when empty). */
+static int write_run(int fd, char *data, MPI_Offset lo, MPI_Offset run,
+                     MPI_Offset end)
 {
     struct iovec one;
     if (end <= run) return NC_NOERR;
-    one.iov_base = img + run;
+    one.iov_base = data + (run - lo);
     one.iov_len = (size_t)(end - run);
     return ncp_posix_pwritev(fd, &one, 1, run);
 }
@@ -250,13 +254,13 @@ static int write_half(shm_walk *w)
     int a = x->my_aggr, q;
     MPI_Offset lo, run = 0, end = -1; /* the run being gathered */
     const int64_t *count;
-    char *img;
+    char *data;
     ncp_kmerge m;
     int64_t i;
     int err;
     if (a < 0 || (lo = w->win[2 * a]) == NO_BYTES) return NC_NOERR;
     count = half_counts(x, a, w->half);
-    img = half_data(x, a, w->half) - lo;
+    data = half_data(x, a, w->half);
     for (q = 0; q < x->np; q++) {
         w->first[q] = x->slot * q;
         w->end[q] = w->first[q] + count[q];
@@ -266,12 +270,12 @@ static int write_half(shm_walk *w)
     while (err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
         const MPI_Offset *pair = half_pairs(x, a, w->half, 0) + 2 * i;
         if (pair[0] > end) { /* a hole: write the run so far */
-            err = write_run(w->f->fd, img, run, end);
+            err = write_run(w->f->fd, data, lo, run, end);
             run = pair[0];
         }
         if (pair[0] + pair[1] > end) end = pair[0] + pair[1];
     }
-    if (err == NC_NOERR) err = write_run(w->f->fd, img, run, end);
+    if (err == NC_NOERR) err = write_run(w->f->fd, data, lo, run, end);
     ncp_kmerge_free(&m);
     return err;
 }
