@@ -106,7 +106,8 @@ static void plan_free(agg_plan *p)
     free(p->cur);
 }
 
-/* Collective: the call's range, the domains, and which windows are busy.
+/* Collective: the call's range, the domains, and which windows are busy
+ * (not once the shared staging is set up: its walk finds its own).
  * p->busy and p->cur come from plan_alloc. */
 static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
 {
@@ -128,6 +129,7 @@ static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     p->dsz = (p->dsz + NCP_AGG_ALIGN - 1) / NCP_AGG_ALIGN * NCP_AGG_ALIGN;
     if (p->dsz > span) p->dsz = span;
     p->cap = f->posix->round_cap;
+    if (f->posix->shm == NCP_SHM_ON) return;
     p->wpd = (p->dsz + p->cap - 1) / p->cap;
     p->gpd = NCP_AGG_MAXBITS / naggr;
     if (p->gpd < 1) p->gpd = 1;
@@ -535,14 +537,13 @@ static MPI_Offset shm_cap(const agg_plan *p)
     return c < p->cap ? c : p->cap;
 }
 
-/* The rounds through the shared staging, over the plan's domains (its
- * busy windows are not needed: that walk finds its own). */
+/* The rounds through the shared staging, over the plan's domains. */
 static int write_shared(ncp_file *f, const agg_plan *p, const ncp_stream *s)
 {
     ncp_agg_domains d;
     int64_t rounds = 0;
     int err;
-    if (p->nrounds == 0) return NC_NOERR;
+    if (p->hi <= p->base) return NC_NOERR; /* no rank has bytes */
     d.base = p->base;
     d.dsz = p->dsz;
     d.hi = p->hi;

@@ -130,11 +130,23 @@ typedef struct shm_walk {
     const ncp_agg_domains *d;
     int me, half;
     MPI_Offset *win;  /* per aggregator: this round's [lo, hi), NO_BYTES
-                         when its domain is done */
+                         when its domain is done; before the first, an
+                         empty window at the domain's start */
     MPI_Offset *next; /* per aggregator: my bid (start, fit), then the
                          next round's window */
     int64_t *first, *end; /* the aggregator's merge: per rank's list */
 } shm_walk;
+
+static MPI_Offset domain_lo(const ncp_agg_domains *d, int a)
+{
+    return d->base + (MPI_Offset)a * d->dsz;
+}
+
+static MPI_Offset domain_hi(const ncp_agg_domains *d, int a)
+{
+    MPI_Offset hi = domain_lo(d, a) + d->dsz;
+    return hi < d->hi ? hi : d->hi;
+}
 
 static void walk_free(shm_walk *w)
 {
@@ -148,6 +160,7 @@ static int walk_init(shm_walk *w, ncp_file *f, const ncp_stream *s,
                      const ncp_agg_domains *d)
 {
     size_t nw = 2 * (size_t)f->posix->naggr, np = (size_t)f->posix->np;
+    int a;
     w->f = f;
     w->s = s;
     w->d = d;
@@ -157,18 +170,10 @@ static int walk_init(shm_walk *w, ncp_file *f, const ncp_stream *s,
     w->next = malloc(nw * sizeof(MPI_Offset));
     w->first = malloc(np * sizeof(int64_t));
     w->end = malloc(np * sizeof(int64_t));
-    return w->win && w->next && w->first && w->end ? NC_NOERR : NC_ENOMEM;
-}
-
-static MPI_Offset domain_lo(const ncp_agg_domains *d, int a)
-{
-    return d->base + (MPI_Offset)a * d->dsz;
-}
-
-static MPI_Offset domain_hi(const ncp_agg_domains *d, int a)
-{
-    MPI_Offset hi = domain_lo(d, a) + d->dsz;
-    return hi < d->hi ? hi : d->hi;
+    if (!w->win || !w->next || !w->first || !w->end) return NC_ENOMEM;
+    for (a = 0; a < f->posix->naggr; a++)
+        w->win[2 * a] = w->win[2 * a + 1] = domain_lo(d, a);
+    return NC_NOERR;
 }
 
 /*
@@ -197,12 +202,12 @@ static void bid(const shm_walk *w, int a, MPI_Offset from, MPI_Offset *b)
  * that split file pages between rounds wrote 1.2x slower (coll_perf, 4
  * ranks, 128 KiB windows).
  */
-static void agree_windows(shm_walk *w, int first_round)
+static void agree_windows(shm_walk *w)
 {
     int a, naggr = w->f->posix->naggr;
     for (a = 0; a < naggr; a++) {
-        MPI_Offset from = first_round ? domain_lo(w->d, a) : w->win[2 * a + 1];
-        if (!first_round && w->win[2 * a] == NO_BYTES) from = NO_BYTES;
+        MPI_Offset from = w->win[2 * a + 1];
+        if (w->win[2 * a] == NO_BYTES) from = NO_BYTES;
         bid(w, a, from, w->next + 2 * a);
     }
     MPI_Allreduce(MPI_IN_PLACE, w->next, 2 * naggr, MPI_OFFSET, MPI_MIN,
@@ -253,6 +258,7 @@ static int write_half(shm_walk *w)
     const ncp_posix *x = w->f->posix;
     int a = x->my_aggr, q;
     MPI_Offset lo, run = 0, end = -1; /* the run being gathered */
+    const MPI_Offset *pairs;
     const int64_t *count;
     char *data;
     ncp_kmerge m;
@@ -261,14 +267,14 @@ static int write_half(shm_walk *w)
     if (a < 0 || (lo = w->win[2 * a]) == NO_BYTES) return NC_NOERR;
     count = half_counts(x, a, w->half);
     data = half_data(x, a, w->half);
+    pairs = half_pairs(x, a, w->half, 0);
     for (q = 0; q < x->np; q++) {
         w->first[q] = x->slot * q;
         w->end[q] = w->first[q] + count[q];
     }
-    err = ncp_kmerge_init_ranges(&m, x->np, half_pairs(x, a, w->half, 0),
-                                 w->first, w->end);
+    err = ncp_kmerge_init_ranges(&m, x->np, pairs, w->first, w->end);
     while (err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
-        const MPI_Offset *pair = half_pairs(x, a, w->half, 0) + 2 * i;
+        const MPI_Offset *pair = pairs + 2 * i;
         if (pair[0] > end) { /* a hole: write the run so far */
             err = write_run(w->f->fd, data, lo, run, end);
             run = pair[0];
@@ -288,13 +294,12 @@ static int windows_left(const shm_walk *w)
     return 0;
 }
 
-/* The next round's windows become this round's, in the other half. */
+/* The next round's windows become this round's. */
 static void walk_advance(shm_walk *w)
 {
     MPI_Offset *t = w->win;
     w->win = w->next;
     w->next = t;
-    w->half ^= 1;
 }
 
 int ncp_posix_shm_write(ncp_file *f, const ncp_stream *s,
@@ -304,19 +309,19 @@ int ncp_posix_shm_write(ncp_file *f, const ncp_stream *s,
     int a, err, werr = NC_NOERR, e;
     err = ncp_io_agree(f->comm, walk_init(&w, f, s, d));
     if (err == NC_NOERR) {
-        agree_windows(&w, 1);
+        agree_windows(&w);
         walk_advance(&w);
-        w.half = 0;
     }
     while (err == NC_NOERR && windows_left(&w)) {
         for (a = 0; a < f->posix->naggr; a++) put(&w, a);
         MPI_Win_sync(f->posix->win);
-        agree_windows(&w, 0);
+        agree_windows(&w);
         MPI_Win_sync(f->posix->win);
         /* a failed write does not stop the rounds: the others still
          * write theirs, and the caller agrees on the code */
         if ((e = write_half(&w)) != NC_NOERR && werr == NC_NOERR) werr = e;
         walk_advance(&w);
+        w.half ^= 1;
         (*rounds)++;
     }
     walk_free(&w);
