@@ -52,6 +52,15 @@ int ncp_hints_get_int(MPI_Info info, const char *key, int64_t max,
     return NC_EINVAL;
 }
 
+/* The index of val in names[] (NULL-terminated), or -1. */
+static int choice_index(const char *val, const char *const *names)
+{
+    int i;
+    for (i = 0; names[i]; i++)
+        if (strcmp(val, names[i]) == 0) return i;
+    return -1;
+}
+
 int ncp_hints_get_choice(MPI_Info info, const char *key,
                          const char *const *names, int *out)
 {
@@ -60,11 +69,9 @@ int ncp_hints_get_choice(MPI_Info info, const char *key,
     if (info == MPI_INFO_NULL) return NC_NOERR;
     MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag);
     if (!flag) return NC_NOERR;
-    for (i = 0; names[i]; i++) {
-        if (strcmp(val, names[i]) == 0) {
-            *out = i;
-            return NC_NOERR;
-        }
+    if ((i = choice_index(val, names)) >= 0) {
+        *out = i;
+        return NC_NOERR;
     }
     fprintf(stderr, "ncpario: hint %s=%s: want one of", key, val);
     for (i = 0; names[i]; i++) fprintf(stderr, " %s", names[i]);
@@ -81,10 +88,15 @@ static int apply_key(ncp_hints *h, const char *key, const char *val)
     if (strcmp(key, "nc_record_align_size") == 0)
         return parse_size(val, &h->record_align);
     if (strcmp(key, "nc_in_place_swap") == 0) {
-        /* an unknown value keeps the default, as for the sizes */
-        if (strcmp(val, "enable") == 0) h->in_place_swap = NCP_SWAP_ENABLE;
-        else if (strcmp(val, "disable") == 0) h->in_place_swap = NCP_SWAP_DISABLE;
-        else if (strcmp(val, "auto") == 0) h->in_place_swap = NCP_SWAP_AUTO;
+        /* indexed by NCP_SWAP_*; an unknown value keeps the default, as
+         * for the sizes */
+        static const char *const swap_names[] = {"auto", "enable", "disable",
+                                                 NULL};
+        _Static_assert(NCP_SWAP_AUTO == 0 && NCP_SWAP_ENABLE == 1 &&
+                           NCP_SWAP_DISABLE == 2,
+                       "swap_names follows NCP_SWAP_*");
+        int i = choice_index(val, swap_names);
+        if (i >= 0) h->in_place_swap = i;
     }
     return NC_NOERR;
 }
