@@ -264,20 +264,20 @@ static void state_free(flush_state *st)
     ncp_extents_free(&st->mext);
 }
 
-/* Before I/O: swap put buffers in place unless the driver swaps them
- * (deferred), give own gets their buffer. */
-static int prepare(ncp_op **ops, int n, int deferred)
+/* Before I/O: shared user memory sorted out and the in-place swaps
+ * (swapset.c), done for puts; own gets get their buffer. */
+static int prepare(ncp_op **ops, int n, int is_write, int deferred,
+                   ncp_swapset *swaps)
 {
-    int k;
-    for (k = 0; k < n; k++) {
+    int k, err = ncp_swapset_build(ops, n, is_write, deferred, swaps);
+    if (err == NC_NOERR && is_write) ncp_swapset_apply(swaps);
+    for (k = 0; k < n && err == NC_NOERR; k++) {
         ncp_op *op = ops[k];
-        if (op->is_put && op->buf == NCP_OPBUF_SWAP && !deferred)
-            ncp_x_swap_inplace(op->xbuf, op->req.nelems, op->xsz);
         if (!op->is_put && op->buf == NCP_OPBUF_OWN && !op->xbuf &&
             !(op->xbuf = malloc((size_t)op->xbytes + 1)))
-            return NC_ENOMEM;
+            err = NC_ENOMEM;
     }
-    return NC_NOERR;
+    return err;
 }
 
 /* Plan the single call for ops (all puts or all gets). */
@@ -295,16 +295,13 @@ static int plan(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     return err;
 }
 
-/* After a get: external bytes to the caller's elements (deferred: the
- * driver has swapped them already). */
-static int decode(ncp_dataset *ds, ncp_op *op, int deferred)
+/* After a get and its swaps: external bytes to the caller's elements. */
+static int decode(ncp_dataset *ds, ncp_op *op)
 {
     size_t msz = ncp_mtype_size((ncp_mtype)op->mem.mtype);
     int64_t mbytes = op->req.nelems * (int64_t)msz;
     void *dst;
     int err = NC_NOERR, conv;
-    if (op->buf == NCP_OPBUF_SWAP && !deferred)
-        ncp_x_swap_inplace(op->xbuf, op->req.nelems, op->xsz);
     if (op->buf != NCP_OPBUF_OWN) return NC_NOERR;
     dst = op->mem.user;
     if (!op->mem.contiguous || op->req.imap) {
@@ -349,13 +346,14 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
                 int collective)
 {
     flush_state st;
+    ncp_swapset swaps = {NULL, 0};
     int err, ioerr = NC_NOERR, k;
     int deferred = ncp_io_swaps(&ds->file, collective, is_write);
     int64_t i;
     memset(&st, 0, sizeof st);
     ncp_extents_init(&st.fext);
     ncp_extents_init(&st.mext);
-    err = prepare(ops, n, deferred);
+    err = prepare(ops, n, is_write, deferred, &swaps);
     if (err == NC_NOERR) err = plan(ds, ops, n, is_write, deferred, &st);
     if (err != NC_NOERR) { /* still join the collective, empty */
         ncp_extents_free(&st.fext);
@@ -380,16 +378,17 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
         ncp_x_swap_copy(c->dst, c->src, c->swap ? c->len / c->swap : c->len,
                         c->swap ? c->swap : 1);
     }
+    if (is_write || err == NC_NOERR) /* a put's undone, a get's done */
+        ncp_swapset_apply(&swaps);
     for (k = 0; k < n; k++) {
         ncp_op *op = ops[k];
         int e = err;
-        if (is_write && op->buf == NCP_OPBUF_SWAP && !deferred) /* undo */
-            ncp_x_swap_inplace(op->xbuf, op->req.nelems, op->xsz);
-        if (!is_write && e == NC_NOERR) e = decode(ds, op, deferred);
+        if (!is_write && e == NC_NOERR) e = decode(ds, op);
         if (e != NC_NOERR) op->status = e;
         else if (is_write) ds->put_bytes += op->xbytes;
         else ds->get_bytes += op->xbytes;
     }
+    ncp_swapset_free(&swaps);
     state_free(&st);
     return err;
 }

@@ -86,6 +86,34 @@ void ncp_op_free(struct ncp_dataset *ds, ncp_op *op);
 int ncp_ops_flush(struct ncp_dataset *ds, ncp_op **ops, int n,
                   int collective, int dirs);
 
+/* The in-place swaps of one direction of a flush (swapset.c): regions of
+ * user memory, overlapping buffers joined so that each byte is swapped
+ * once. */
+typedef struct ncp_swap_region {
+    char *at;
+    int64_t len;
+    int width;
+} ncp_swap_region;
+
+typedef struct ncp_swapset {
+    ncp_swap_region *r;
+    int64_t n;
+} ncp_swapset;
+
+/* The ops (all puts or all gets, in posting order) whose user buffers
+ * overlap are sorted out: a put whose shared memory cannot be swapped as
+ * one region (other element widths or grids) gets a swapped copy of its
+ * bytes, and of gets into shared memory all but the first posted read
+ * into a buffer of their own (NCP_OPBUF_OWN, made at the flush).  set
+ * gets the regions to swap in place (none when the driver swaps:
+ * deferred).  On failure (NC_ENOMEM) the set is empty. */
+int ncp_swapset_build(ncp_op **ops, int n, int is_write, int deferred,
+                      ncp_swapset *set);
+/* Swap every region in place: before a put and again after it, after a
+ * get. */
+void ncp_swapset_apply(const ncp_swapset *set);
+void ncp_swapset_free(ncp_swapset *set);
+
 /* Per-dataset queue of posted iput/iget/bput ops (queue.c). */
 typedef struct ncp_queue {
     ncp_op **ops;
