@@ -253,40 +253,6 @@ static int sieve_read(int fd, const ncp_extents *ext, int64_t i, int64_t j,
     return err;
 }
 
-/*
- * A write whose memory is to be byte-swapped (ncp_io_write_swaps): each
- * extent goes through a bounce buffer of at most SWAP_BOUNCE bytes, filled
- * swapped.  One copy, where swapping the caller's buffer in place and
- * back would be two passes over all of it.
- */
-enum { SWAP_BOUNCE = 1 << 20 };
-
-static int write_swapped(int fd, const ncp_extents *ext,
-                         const ncp_extents *mem)
-{
-    ncp_stream s;
-    char *buf = NULL;
-    int64_t i;
-    int err = ncp_stream_init(&s, ext, mem);
-    MPI_Offset size = ext->nbytes < SWAP_BOUNCE ? ext->nbytes : SWAP_BOUNCE;
-    if (err == NC_NOERR && !(buf = malloc((size_t)size + 1))) err = NC_ENOMEM;
-    for (i = 0; i < ext->n && err == NC_NOERR; i++) {
-        MPI_Offset done, n;
-        for (done = 0; done < ext->len[i] && err == NC_NOERR; done += n) {
-            struct iovec one;
-            n = ext->len[i] - done < size ? ext->len[i] - done : size;
-            ncp_stream_copy(&s, s.ext_at[i] + done, s.ext_at[i] + done + n,
-                            buf);
-            one.iov_base = buf;
-            one.iov_len = (size_t)n;
-            err = ncp_posix_pwritev(fd, &one, 1, ext->off[i] + done);
-        }
-    }
-    free(buf);
-    ncp_stream_free(&s);
-    return err;
-}
-
 int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
                    const ncp_extents *mem)
 {
@@ -295,7 +261,7 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
     MPI_Offset buf_len = 0;
     int64_t i = 0;
     int err = NC_NOERR, eof = 0;
-    if (is_write && mem->swap) return write_swapped(fd, ext, mem);
+    if (is_write && mem->swap) return NC_EINTERNAL; /* see posix_swaps */
     while (i < ext->n && err == NC_NOERR && !eof) {
         int64_t j = is_write ? i + 1 : sieve_end(ext, i);
         MPI_Offset span = ext->off[j - 1] + ext->len[j - 1] - ext->off[i];
@@ -341,10 +307,15 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
 /*
  * A read swaps its bytes as they arrive (ncp_posix_move).  For a write,
  * swapping while copying beats swapping the caller's buffer in place and
- * back wherever this rank copies its bytes anyway: into a bounce buffer
- * when it writes its own bytes (1.18x at 1 rank, coll_io's issue-6 case),
- * into the shared staging of an aggregated write on one node
- * (posix_shm.c), into its own staging buffer when it is an aggregator.
+ * back wherever this rank copies its bytes anyway: into the shared
+ * staging of an aggregated write on one node (posix_shm.c), into its own
+ * staging buffer when it is an aggregator.
+ * A rank writing its own bytes (one rank, independent mode, an
+ * aggregator per rank) copies nothing, so it swaps in place: a bounce
+ * buffer, 1.05-1.2x faster at 1 rank, had to be a tenth of the call to
+ * keep the write's memory under 10% of it, and then took so many pwrites
+ * that the combined write was no faster than one write per variable
+ * (docs/BENCHMARKS.md).
  * Under nc_posix_shm=disable the other ranks of an aggregated write keep
  * the in-place swap: it runs on all of them at once before the rounds,
  * while packing swapped bytes in the rounds made the aggregator wait for
@@ -357,8 +328,8 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
 static int posix_swaps(const ncp_file *f, int collective, int is_write)
 {
     if (!is_write) return 1; /* every rank reads its own bytes */
-    return !posix_write_aggregates(f, collective) || f->posix->my_aggr >= 0 ||
-           f->posix->shm != NCP_SHM_NO;
+    return posix_write_aggregates(f, collective) &&
+           (f->posix->my_aggr >= 0 || f->posix->shm != NCP_SHM_NO);
 }
 
 static int open_fd(ncp_file *f, int flags, int fallback)

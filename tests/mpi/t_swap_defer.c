@@ -1,26 +1,28 @@
 /* ncp-test: NO_PNETCDF_CMP NO_CDL RANKS 1 2 4 */
 /* t_swap_defer -- puts that need only a byte swap, written by the posix
- * driver wherever it copies them anyway and so swaps while copying:
- * where each rank writes its own bytes (independent data mode, or
- * collective with an aggregator per rank) into its bounce buffer; in a
+ * driver wherever it copies them anyway and so swaps while copying: in a
  * collective write on one node, into the aggregators' shared staging
  * (nc_posix_shm=enable), with the default cap, with a cap of 4100 bytes
  * (many rounds, elements cut at every phase, both halves reused) and with
  * two aggregators; by message before the shared staging is due
  * (nc_posix_shm=auto and windows of 2 MiB: this write is under 8 of
- * them), every rank into
- * the bytes it packs for the aggregators; and by message alone
- * (nc_posix_shm=disable) on the aggregators only, into their own staging
- * and into the packed bytes for the other aggregator.  So:
+ * them), every rank into the bytes it packs for the aggregators; and by
+ * message alone (nc_posix_shm=disable) on the aggregators only, into
+ * their own staging and into the packed bytes for the other aggregator.
+ * Where each rank writes its own bytes (independent data mode, or
+ * collective with an aggregator per rank) nothing is copied, and the
+ * caller's buffer is swapped in place and back.  So:
  *   - the caller's buffers are never written where the swap is deferred:
  *     they sit in read-only pages during the posts and the wait (a write
  *     would kill the test); with nc_posix_shm=disable the other ranks
  *     swap in place, so only the aggregators' pages are read-only;
+ *   - wherever they were swapped in place, they hold their values again
+ *     after the wait;
  *   - the file equals the mpiio driver's byte for byte, in CDF-1 and
- *     CDF-5, although a bounce-buffer boundary falls inside a double
- *     (rank 0's extent of b follows a 12-byte int variable in the file
- *     and in the same write) and overlapping posts to e mix swapped
- *     buffers with a converted one (the later post wins);
+ *     CDF-5, although rank 0's extent of b follows a 12-byte int
+ *     variable in the file and in the same write, and overlapping posts
+ *     to e mix swapped buffers with a converted one (the later post
+ *     wins);
  *   - every value reads back.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, strtok_r, unlink, unsetenv */
@@ -38,7 +40,7 @@
 #endif
 #endif
 
-/* doubles per rank: 1.6 MB, more than the driver's 1 MiB bounce buffer */
+/* doubles per rank: 1.6 MB, more than one shared-staging window */
 #define NPER 200003
 /* shorts per rank: 12 bytes, so no padding follows c; padding is a gap
  * no call writes, which OMPIO may fill with stale bytes (see t_driver) */
@@ -131,7 +133,7 @@ static void run(const char *path, int cmode, const char *hints,
 {
     MPI_Info info = tu_info_of(hints);
     int nc, d[4], v[4];
-    bufs m;
+    bufs m, fresh;
     bufs_make(&m);
     CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, cmode, info, &nc));
     MPI_Info_free(&info);
@@ -150,6 +152,10 @@ static void run(const char *path, int cmode, const char *hints,
     if (!collective) CHECK_ERR(ncmpi_end_indep_data(nc));
     CHECK(mprotect(m.map, m.size, PROT_READ | PROT_WRITE) == 0);
     CHECK_ERR(ncmpi_close(nc));
+    bufs_make(&fresh);
+    CHECKF(memcmp(m.map, fresh.map, m.size) == 0,
+           "%s: the caller's buffers changed", hints);
+    munmap(fresh.map, fresh.size);
     munmap(m.map, m.size);
 }
 
@@ -181,28 +187,31 @@ static void check_values(const char *path)
 /* Collective writes aggregated on one node (at one rank, and for the
  * ranks the hints make aggregators, each writes its own bytes);
  * protect_below: the ranks whose buffers stay read-only. */
+/* naggr: aggregators the hints give on one node; with no more ranks
+ * than that, every rank writes its own bytes, swapped in place. */
 static const struct {
     const char *suffix, *hints;
-    int protect_below;
+    int naggr, protect_below;
 } agged[] = {
     {"shm", "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=enable",
-     1 << 30},
+     1, 1 << 30},
     {"shm_small",
      "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=enable;"
      "nc_posix_buffer_size=4100",
-     1 << 30},
+     1, 1 << 30},
     {"shm_a2",
      "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=enable;"
      "nc_posix_aggrs_per_node=2",
-     1 << 30},
+     2, 1 << 30},
     {"auto",
      "nc_driver=posix;nc_in_place_swap=enable;nc_posix_buffer_size=4194304",
-     1 << 30},
-    {"msg", "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=disable", 1},
+     1, 1 << 30},
+    {"msg", "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=disable",
+     1, 1},
     {"msg_a2",
      "nc_driver=posix;nc_in_place_swap=enable;nc_posix_shm=disable;"
      "nc_posix_aggrs_per_node=2",
-     2},
+     2, 2},
 };
 #define NAGGED ((int)(sizeof(agged) / sizeof(agged[0])))
 
@@ -236,7 +245,7 @@ int main(int argc, char **argv)
         tu_sibling(out, sizeof out, path, sfx);
         run(out, formats[f].cmode,
             "nc_driver=posix;nc_posix_aggrs_per_node=64;"
-            "nc_in_place_swap=enable", 1, protect);
+            "nc_in_place_swap=enable", 1, 0);
         if (tu_myrank == 0)
             CHECKF(tu_same_bytes(ref, out), "%s equals %s", out, ref);
         check_values(out);
@@ -246,7 +255,8 @@ int main(int argc, char **argv)
                      agged[k].suffix);
             tu_sibling(out, sizeof out, path, sfx);
             run(out, formats[f].cmode, agged[k].hints, 1,
-                protect && tu_myrank < agged[k].protect_below);
+                protect && tu_nranks > agged[k].naggr &&
+                    tu_myrank < agged[k].protect_below);
             if (tu_myrank == 0)
                 CHECKF(tu_same_bytes(ref, out), "%s equals %s", out, ref);
             check_values(out);
@@ -255,7 +265,7 @@ int main(int argc, char **argv)
         snprintf(sfx, sizeof sfx, "%s_indep.nc", formats[f].suffix);
         tu_sibling(out, sizeof out, path, sfx);
         run(out, formats[f].cmode, "nc_driver=posix;nc_in_place_swap=enable",
-            0, protect);
+            0, 0);
         if (tu_myrank == 0)
             CHECKF(tu_same_bytes(ref, out), "%s equals %s", out, ref);
         check_values(out);
