@@ -312,7 +312,7 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
  * staging buffer when it is an aggregator.
  * A rank writing its own bytes (one rank, independent mode, an
  * aggregator per rank) copies nothing, so it swaps in place: a bounce
- * buffer, 1.05-1.2x faster at 1 rank, had to be a tenth of the call to
+ * buffer, 1.08-1.23x faster at 1 rank, had to be a tenth of the call to
  * keep the write's memory under 10% of it, and then took so many pwrites
  * that the combined write was no faster than one write per variable
  * (docs/BENCHMARKS.md).
