@@ -100,8 +100,8 @@ int ncp_io_xferv(ncp_file *f, int collective, int is_write,
  * copies them to the file, or right after they arrive in memory, while
  * they are still in cache.  A write's caller buffer is then never swapped
  * in place.  The posix driver: every read not routed through I/O groups,
- * and a write wherever this rank's bytes are copied anyway (it writes its
- * own bytes, stages them in shared memory, or is an aggregator).  A mem
+ * and an aggregated write wherever this rank's bytes are copied anyway
+ * (it stages them in shared memory, or is an aggregator).  A mem
  * list with widths given to any other transfer is refused with
  * NC_EINTERNAL. */
 int ncp_io_swaps(const ncp_file *f, int collective, int is_write);

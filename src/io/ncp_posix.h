@@ -93,7 +93,9 @@ int ncp_posix_shm_write(ncp_file *f, const ncp_stream *s,
                         const ncp_agg_domains *d, int64_t *rounds);
 
 /* Move every extent of ext with pwritev/preadv against mem; this rank
- * only. */
+ * only.  A read reverses the elements of pieces with swap widths as they
+ * arrive; a write's pieces carry none (posix_swaps: ncp_io_xferv refuses
+ * them). */
 int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
                    const ncp_extents *mem);
 

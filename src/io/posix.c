@@ -261,7 +261,6 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
     MPI_Offset buf_len = 0;
     int64_t i = 0;
     int err = NC_NOERR, eof = 0;
-    if (is_write && mem->swap) return NC_EINTERNAL; /* see posix_swaps */
     while (i < ext->n && err == NC_NOERR && !eof) {
         int64_t j = is_write ? i + 1 : sieve_end(ext, i);
         MPI_Offset span = ext->off[j - 1] + ext->len[j - 1] - ext->off[i];

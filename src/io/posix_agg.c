@@ -111,12 +111,12 @@ static void plan_free(agg_plan *p)
  * p->busy and p->cur come from plan_alloc. */
 static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
 {
-    MPI_Offset mine[3] = {0, 0, 0}, all[3];
+    MPI_Offset mine[3], all[3];
     int64_t span, nwords, a, w;
     int naggr = f->posix->naggr;
     mine[0] = ext->n ? -ext->off[0] : -INT64_MAX;
     mine[1] = ext->n ? ext->off[ext->n - 1] + ext->len[ext->n - 1] : 0;
-    for (a = 0; a < ext->n; a++) mine[2] += ext->len[a];
+    mine[2] = ext->nbytes;
     MPI_Allreduce(mine, all, 3, MPI_OFFSET, MPI_MAX, f->comm);
     p->base = -all[0];
     p->hi = all[1];
