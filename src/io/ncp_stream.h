@@ -26,6 +26,11 @@ void ncp_stream_free(ncp_stream *s);
 /* The first extent of e ending after file offset x (e->n if none). */
 int64_t ncp_first_ending_after(const ncp_extents *e, MPI_Offset x);
 
+/* How many extents of e touch the file window [lo, hi) (lo < hi): the
+ * pairs ncp_stream_clip yields for it. */
+int64_t ncp_extents_touching(const ncp_extents *e, MPI_Offset lo,
+                             MPI_Offset hi);
+
 /* The stream range [*s0, *s1) holding the bytes in file window [lo, hi)
  * (empty: *s0 == *s1); extents ascend, so the range is contiguous. */
 void ncp_stream_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,

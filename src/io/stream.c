@@ -61,6 +61,14 @@ int64_t ncp_first_ending_after(const ncp_extents *e, MPI_Offset x)
     return lo;
 }
 
+int64_t ncp_extents_touching(const ncp_extents *e, MPI_Offset lo,
+                             MPI_Offset hi)
+{
+    int64_t i = ncp_first_ending_after(e, lo);
+    int64_t j = ncp_first_ending_after(e, hi); /* those before end <= hi */
+    return j - i + (j < e->n && e->off[j] < hi);
+}
+
 void ncp_stream_window(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
                        MPI_Offset *s0, MPI_Offset *s1)
 {
