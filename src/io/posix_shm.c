@@ -48,6 +48,37 @@
 #define LIST_SHARE 4
 #define MIN_SLOT 16
 
+/*
+ * Aggregator a's half h: data bytes first, both halves, then the two
+ * halves' lists.  A half's lists are a fill counter, a head per rank
+ * (where its pairs start in the pool, and how many) and the pool of
+ * np * slot pairs.  Each rank reserves its pairs with an atomic add on
+ * the counter, so the lists lie packed at the pool's start: the pages
+ * the aggregator touches follow the pairs sent, not the number of ranks
+ * (with a fixed slot per rank, every rank's list took a page of its own,
+ * 24-40 KiB in all at 2-4 ranks).
+ */
+static char *half_data(const ncp_posix *x, int a, int h)
+{
+    return x->sbuf[a] + h * x->round_cap;
+}
+
+static int64_t *half_fill(const ncp_posix *x, int a, int h)
+{
+    return (int64_t *)(x->sbuf[a] + x->lists_at + h * x->list_bytes);
+}
+
+/* per rank: the index of its first pair in the pool, and their number */
+static int64_t *half_heads(const ncp_posix *x, int a, int h)
+{
+    return half_fill(x, a, h) + 1;
+}
+
+static MPI_Offset *half_pool(const ncp_posix *x, int a, int h)
+{
+    return (MPI_Offset *)(half_heads(x, a, h) + 2 * x->np);
+}
+
 int ncp_posix_shm_setup(ncp_file *f)
 {
     ncp_posix *x = f->posix;
@@ -59,7 +90,10 @@ int ncp_posix_shm_setup(ncp_file *f)
     MPI_Comm_size(f->comm, &x->np);
     x->slot = x->round_cap / LIST_SHARE / (16 * (int64_t)x->np);
     if (x->slot < MIN_SLOT) x->slot = MIN_SLOT;
-    x->list_bytes = (MPI_Aint)x->np * (1 + 2 * x->slot) * 8;
+    /* a fill counter, a head per rank, the pool; a multiple of 64 bytes,
+     * so both halves' counters start cache lines */
+    x->list_bytes = ((MPI_Aint)(1 + 2 * x->np + 2 * x->np * x->slot) * 8 +
+                     63) / 64 * 64;
     /* the lists hold int64s: start them on a cache line */
     x->lists_at = (2 * (MPI_Aint)x->round_cap + 63) / 64 * 64;
     size = x->my_aggr >= 0 ? x->lists_at + 2 * x->list_bytes : 0;
@@ -86,6 +120,13 @@ int ncp_posix_shm_setup(ncp_file *f)
      * the copies against the aggregator's reads */
     MPI_Win_lock_all(MPI_MODE_NOCHECK, x->win);
     x->shm = NCP_SHM_ON;
+    /* the pools start empty; the collective that opens the first write
+     * orders this before any rank reserves */
+    if (x->my_aggr >= 0) {
+        *half_fill(x, x->my_aggr, 0) = 0;
+        *half_fill(x, x->my_aggr, 1) = 0;
+    }
+    MPI_Win_sync(x->win);
     return NC_NOERR;
 fail:
     free(x->sbuf);
@@ -104,23 +145,6 @@ void ncp_posix_shm_free(ncp_file *f)
     free(x->sbuf);
     x->sbuf = NULL;
     x->shm = NCP_SHM_NO;
-}
-
-/* Aggregator a's half h: data bytes first, both halves, then the two
- * halves' lists, each a count per rank followed by slot pairs per rank. */
-static char *half_data(const ncp_posix *x, int a, int h)
-{
-    return x->sbuf[a] + h * x->round_cap;
-}
-
-static int64_t *half_counts(const ncp_posix *x, int a, int h)
-{
-    return (int64_t *)(x->sbuf[a] + x->lists_at + h * x->list_bytes);
-}
-
-static MPI_Offset *half_pairs(const ncp_posix *x, int a, int h, int q)
-{
-    return (MPI_Offset *)(half_counts(x, a, h) + x->np) + 2 * x->slot * q;
 }
 
 /* One call's walk over the domains, the same on every rank. */
@@ -227,16 +251,23 @@ static void put(shm_walk *w, int a)
 {
     const ncp_posix *x = w->f->posix;
     MPI_Offset lo = w->win[2 * a], hi = w->win[2 * a + 1], s0, s1;
-    MPI_Offset *pairs = half_pairs(x, a, w->half, w->me);
+    MPI_Offset *pairs;
     char *data = half_data(x, a, w->half);
-    int64_t j, n = 0;
-    if (lo != NO_BYTES) n = ncp_stream_clip(w->s, lo, hi, pairs, &s0, &s1);
+    int64_t *head = half_heads(x, a, w->half) + 2 * w->me, j, n = 0, at = 0;
+    if (lo != NO_BYTES) n = ncp_extents_touching(w->s->ext, lo, hi);
+    /* the bid kept n within slot, so the pool holds every rank's */
+    if (n > 0)
+        at = __atomic_fetch_add(half_fill(x, a, w->half), n,
+                                __ATOMIC_RELAXED);
+    pairs = half_pool(x, a, w->half) + 2 * at;
+    if (n > 0) ncp_stream_clip(w->s, lo, hi, pairs, &s0, &s1);
     for (j = 0; j < n; j++) {
         MPI_Offset off = pairs[2 * j], len = pairs[2 * j + 1];
         ncp_stream_copy(w->s, s0, s0 + len, data + (off - lo));
         s0 += len;
     }
-    half_counts(x, a, w->half)[w->me] = n;
+    head[0] = at;
+    head[1] = n;
 }
 
 /* File bytes [run, end) from data, which holds the window from file
@@ -259,18 +290,18 @@ static int write_half(shm_walk *w)
     int a = x->my_aggr, q;
     MPI_Offset lo, run = 0, end = -1; /* the run being gathered */
     const MPI_Offset *pairs;
-    const int64_t *count;
+    const int64_t *head;
     char *data;
     ncp_kmerge m;
     int64_t i;
     int err;
     if (a < 0 || (lo = w->win[2 * a]) == NO_BYTES) return NC_NOERR;
-    count = half_counts(x, a, w->half);
+    head = half_heads(x, a, w->half);
     data = half_data(x, a, w->half);
-    pairs = half_pairs(x, a, w->half, 0);
+    pairs = half_pool(x, a, w->half);
     for (q = 0; q < x->np; q++) {
-        w->first[q] = x->slot * q;
-        w->end[q] = w->first[q] + count[q];
+        w->first[q] = head[2 * q];
+        w->end[q] = w->first[q] + head[2 * q + 1];
     }
     err = ncp_kmerge_init_ranges(&m, x->np, pairs, w->first, w->end);
     while (err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
@@ -282,6 +313,9 @@ static int write_half(shm_walk *w)
         if (pair[0] + pair[1] > end) end = pair[0] + pair[1];
     }
     if (err == NC_NOERR) err = write_run(w->f->fd, data, lo, run, end);
+    /* empty for this half's next round, two rounds on: its copies start
+     * after the next allreduce, which this rank joins only after this */
+    *half_fill(x, a, w->half) = 0;
     ncp_kmerge_free(&m);
     return err;
 }
