@@ -106,6 +106,26 @@ static void plan_free(agg_plan *p)
     free(p->cur);
 }
 
+/*
+ * A call's window, when nbuf buffers of it are staged at once (the
+ * message path's aggregator holds one, the shared staging two halves):
+ * all of them together at most 7.5% of the bytes of the rank that writes
+ * most, in steps of NCP_SHM_CAP_STEP, at least NCP_SHM_MIN_CAP, within
+ * round_cap.  Fixed windows of half the 1 MiB hint were 35-40% of what
+ * each of 2-4 ranks wrote in coll_perf's 32^3 cases.  The share leaves
+ * room under 10% for the extent lists and the call's own arrays; smaller
+ * windows cost time in rounds (docs/BENCHMARKS.md).  On the message
+ * path they also came out faster at 2 ranks: a staging buffer of 512 KiB
+ * is mmap'd afresh and faulted in every round.
+ */
+static MPI_Offset sized_cap(const agg_plan *p, int nbuf)
+{
+    MPI_Offset c = p->most * 3 / (40 * nbuf);
+    c = c / NCP_SHM_CAP_STEP * NCP_SHM_CAP_STEP;
+    if (c < NCP_SHM_MIN_CAP) c = NCP_SHM_MIN_CAP;
+    return c < p->cap ? c : p->cap;
+}
+
 /* Collective: the call's range, the domains, and which windows are busy
  * (not once the shared staging is set up: its walk finds its own).
  * p->busy and p->cur come from plan_alloc. */
@@ -130,6 +150,7 @@ static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     if (p->dsz > span) p->dsz = span;
     p->cap = f->posix->round_cap;
     if (f->posix->shm == NCP_SHM_ON) return;
+    p->cap = sized_cap(p, 1);
     p->wpd = (p->dsz + p->cap - 1) / p->cap;
     p->gpd = NCP_AGG_MAXBITS / naggr;
     if (p->gpd < 1) p->gpd = 1;
@@ -497,6 +518,14 @@ static int round_run(ncp_file *f, const agg_plan *p, const ncp_stream *s,
     return err;
 }
 
+/* The call's busy windows counted in round_cap units, as the auto rule
+ * was measured: the message path's smaller windows must not bring the
+ * shared staging on sooner. */
+static int64_t staging_windows(const ncp_posix *x, const agg_plan *p)
+{
+    return (p->nwindows * p->cap + x->round_cap - 1) / x->round_cap;
+}
+
 /* Is it time to set the shared staging up?  x->windows already counts
  * this call's; it and p are the same on every rank, so is the answer. */
 static int shm_due(const ncp_posix *x, const agg_plan *p)
@@ -521,22 +550,6 @@ static int write_by_message(ncp_file *f, agg_plan *p, const ncp_stream *s,
     return err != NC_NOERR ? err : werr;
 }
 
-/*
- * The window of a call staged in shared memory: both halves together at
- * most 7.5% of the bytes of the rank that writes most, in steps of
- * NCP_SHM_CAP_STEP, at least NCP_SHM_MIN_CAP, within round_cap.  The
- * aggregator touches both halves, so a fixed 512 KiB half was 40% of
- * what each of 4 ranks wrote in coll_perf's 32^3 case.  The share leaves
- * room under 10% for the extent lists and the call's own arrays; smaller
- * windows cost time in rounds (docs/BENCHMARKS.md).
- */
-static MPI_Offset shm_cap(const agg_plan *p)
-{
-    MPI_Offset c = p->most * 3 / 80 / NCP_SHM_CAP_STEP * NCP_SHM_CAP_STEP;
-    if (c < NCP_SHM_MIN_CAP) c = NCP_SHM_MIN_CAP;
-    return c < p->cap ? c : p->cap;
-}
-
 /* The rounds through the shared staging, over the plan's domains. */
 static int write_shared(ncp_file *f, const agg_plan *p, const ncp_stream *s)
 {
@@ -547,7 +560,7 @@ static int write_shared(ncp_file *f, const agg_plan *p, const ncp_stream *s)
     d.base = p->base;
     d.dsz = p->dsz;
     d.hi = p->hi;
-    d.cap = shm_cap(p);
+    d.cap = sized_cap(p, 2);
     err = ncp_posix_shm_write(f, s, &d, &rounds);
     f->driver_rounds += rounds;
     f->driver_shm_rounds += rounds;
@@ -571,7 +584,7 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     err = ncp_io_agree(f->comm, err);
     if (err == NC_NOERR) {
         plan_make(f, ext, &p);
-        f->posix->windows += p.nwindows;
+        f->posix->windows += staging_windows(f->posix, &p);
     }
     /* all set up or none; a window that cannot be made leaves the
      * message path */

@@ -50,26 +50,27 @@ typedef struct setting {
     const char *suffix;
     const char *hints; /* "key=value;..." or NULL for none */
     MPI_Offset cap;    /* > 0: one aggregator stages the sparse call in
-                          windows of this many bytes: nc_posix_buffer_size
-                          by message; half of it when the staging is
-                          shared (two rounds in it), and then at most
-                          64 KiB, since every rank writes little */
+                          windows of this many bytes: the 48 KiB floor of
+                          a call's window, since every rank writes little,
+                          or less where nc_posix_buffer_size (by message)
+                          or half of it (shared: two rounds in it) is
+                          less */
 } setting;
 
 static const setting settings[] = {
     {"_mpiio.nc", "nc_driver=mpiio", 0},
     /* auto: big's 5 MiB call sets the shared staging up */
-    {"_posix.nc", "nc_driver=posix", 65536},
+    {"_posix.nc", "nc_driver=posix", 49152},
     {"_posix_a2.nc", "nc_driver=posix;nc_posix_aggrs_per_node=2", 0},
     {"_posix_a3.nc", "nc_driver=posix;nc_posix_aggrs_per_node=3", 0},
     {"_posix_direct.nc", "nc_driver=posix;nc_posix_aggrs_per_node=64", 0},
     {"_posix_rounds.nc", "nc_driver=posix;nc_posix_buffer_size=1000", 500},
-    {"_posix_msg.nc", "nc_driver=posix;nc_posix_shm=disable", 1048576},
+    {"_posix_msg.nc", "nc_driver=posix;nc_posix_shm=disable", 49152},
     {"_posix_msg_a2.nc",
      "nc_driver=posix;nc_posix_shm=disable;nc_posix_aggrs_per_node=2", 0},
     {"_posix_msg_rounds.nc",
      "nc_driver=posix;nc_posix_shm=disable;nc_posix_buffer_size=1000", 1000},
-    {"_posix_shm.nc", "nc_driver=posix;nc_posix_shm=enable", 65536},
+    {"_posix_shm.nc", "nc_driver=posix;nc_posix_shm=enable", 49152},
     {"_posix_shm_rounds.nc",
      "nc_driver=posix;nc_posix_shm=enable;nc_posix_buffer_size=1000", 500},
     {"_default.nc", NULL, 0},
@@ -355,21 +356,27 @@ static long long blocks(MPI_Offset lo, MPI_Offset hi, MPI_Offset cap)
 }
 
 /*
- * Shared staging sizes its window to the call: with one aggregator and
- * nc_posix_buffer_size=1 MiB (windows up to 512 KiB), ranks writing 1 MiB
- * each get the 64 KiB floor and ranks writing 8 MiB each 304 KiB, the
- * most whole 16 KiB steps with both halves within 7.5% of a rank's
- * bytes.  Seen as rounds: one per window-sized block the call touches.
+ * Both staging paths size their window to the call, one aggregator and
+ * nc_posix_buffer_size=1 MiB.  Shared staging (windows up to 512 KiB,
+ * two halves): ranks writing 1 MiB each get the 48 KiB floor, ranks
+ * writing 8 MiB each 304 KiB, the most whole 16 KiB steps with both
+ * halves within 7.5% of a rank's bytes.  By message (one window staged
+ * at a time, up to 1 MiB): 64 KiB and 608 KiB, one window within 7.5%.
+ * Seen as rounds: one per window-sized block the call touches.
  */
-static void check_window_sizing(const char *path)
+static void check_window_sizing(const char *path, const char *shm,
+                                MPI_Offset cap_1m, MPI_Offset cap_8m)
 {
-    MPI_Info info = tu_info_of("nc_driver=posix;nc_posix_shm=enable;"
-                               "nc_posix_aggrs_per_node=1;"
-                               "nc_posix_buffer_size=1048576");
+    char hints[160];
+    MPI_Info info;
     MPI_Offset small = 262144 * (MPI_Offset)tu_nranks, big = 8 * small;
     MPI_Offset begin = 0, lo;
-    long long r, sr;
-    int nc, dim, v;
+    long long r, sr, want;
+    int nc, dim, v, shared = strcmp(shm, "enable") == 0;
+    snprintf(hints, sizeof hints,
+             "nc_driver=posix;nc_posix_shm=%s;nc_posix_aggrs_per_node=1;"
+             "nc_posix_buffer_size=1048576", shm);
+    info = tu_info_of(hints);
     CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
     CHECK_ERR(ncmpi_set_fill(nc, NC_NOFILL, NULL));
     CHECK_ERR(ncmpi_def_dim(nc, "n", small + big, &dim));
@@ -377,16 +384,18 @@ static void check_window_sizing(const char *path)
     CHECK_ERR(ncmpi_enddef(nc));
     CHECK_ERR(ncmpi_inq_varoffset(nc, v, &begin));
     shm_call(nc, v, 0, small, &r, &sr);
+    want = blocks(begin, begin + 4 * small, cap_1m);
     if (tu_nranks > 1)
-        CHECKF(sr == blocks(begin, begin + 4 * small, 65536),
-               "1 MiB a rank: %lld rounds, not %lld", sr,
-               blocks(begin, begin + 4 * small, 65536));
+        CHECKF(r == want && sr == (shared ? r : 0),
+               "%s, 1 MiB a rank: %lld rounds (%lld shared), not %lld", shm,
+               r, sr, want);
     lo = begin + 4 * small;
     shm_call(nc, v, small, big, &r, &sr);
+    want = blocks(lo, lo + 4 * big, cap_8m);
     if (tu_nranks > 1)
-        CHECKF(sr == blocks(lo, lo + 4 * big, 311296),
-               "8 MiB a rank: %lld rounds, not %lld", sr,
-               blocks(lo, lo + 4 * big, 311296));
+        CHECKF(r == want && sr == (shared ? r : 0),
+               "%s, 8 MiB a rank: %lld rounds (%lld shared), not %lld", shm,
+               r, sr, want);
     CHECK_ERR(ncmpi_close(nc));
     MPI_Info_free(&info);
     if (tu_myrank == 0) unlink(path);
@@ -481,7 +490,8 @@ int main(int argc, char **argv)
     tu_sibling(bad, sizeof bad, path, "_coarse.nc");
     check_coarse_granules(bad);
     tu_sibling(bad, sizeof bad, path, "_sizing.nc");
-    check_window_sizing(bad);
+    check_window_sizing(bad, "enable", 49152, 311296);
+    check_window_sizing(bad, "disable", 65536, 622592);
     tu_sibling(bad, sizeof bad, path, "_short_lists.nc");
     check_short_lists(bad);
     tu_sibling(bad, sizeof bad, path, "_shm_policy.nc");
