@@ -53,11 +53,14 @@ typedef struct ncp_posix {
     int64_t round_cap;  /* bytes an aggregator stages per round: the
                            nc_posix_buffer_size hint, or half of it when
                            two rounds share it (shm) */
+    int full_windows;   /* nc_posix_window=full: windows of round_cap
+                           bytes, not sized to the call */
     int shm;            /* NCP_SHM_* */
     int64_t shm_after;  /* NCP_SHM_LATER: set up once `windows` reaches
                            this (0: at the first aggregated write) */
-    int64_t windows;    /* busy windows of the aggregated writes so far,
-                           the same on every rank */
+    int64_t windows;    /* busy windows of round_cap bytes of the
+                           aggregated writes so far, the same on every
+                           rank */
     MPI_Win win;        /* the shared staging, when NCP_SHM_ON */
     char **sbuf;        /* per aggregator: its two halves in win */
     int np;             /* ranks in f->comm, once the window exists */

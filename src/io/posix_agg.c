@@ -111,16 +111,16 @@ static void plan_free(agg_plan *p)
  * message path's aggregator holds one, the shared staging two halves):
  * all of them together at most 7.5% of the bytes of the rank that writes
  * most, in steps of NCP_SHM_CAP_STEP, at least NCP_SHM_MIN_CAP, within
- * round_cap.  Fixed windows of half the 1 MiB hint were 35-40% of what
- * each of 2-4 ranks wrote in coll_perf's 32^3 cases.  The share leaves
- * room under 10% for the extent lists and the call's own arrays; smaller
- * windows cost time in rounds (docs/BENCHMARKS.md).  On the message
- * path they also came out faster at 2 ranks: a staging buffer of 512 KiB
- * is mmap'd afresh and faulted in every round.
+ * round_cap (all of it under nc_posix_window=full).  Windows of half the
+ * 1 MiB hint were 35-40% of what each of 2-4 ranks wrote in coll_perf's
+ * 32^3 cases.  The share leaves room under 10% for the extent lists and
+ * the call's own arrays.  The rounds this adds cost time: calls of about
+ * 1 MiB a rank wrote 0.75-0.95x as fast (docs/BENCHMARKS.md).
  */
-static MPI_Offset sized_cap(const agg_plan *p, int nbuf)
+static MPI_Offset sized_cap(const ncp_posix *x, const agg_plan *p, int nbuf)
 {
     MPI_Offset c = p->most * 3 / (40 * nbuf);
+    if (x->full_windows) return p->cap;
     c = c / NCP_SHM_CAP_STEP * NCP_SHM_CAP_STEP;
     if (c < NCP_SHM_MIN_CAP) c = NCP_SHM_MIN_CAP;
     return c < p->cap ? c : p->cap;
@@ -150,7 +150,7 @@ static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     if (p->dsz > span) p->dsz = span;
     p->cap = f->posix->round_cap;
     if (f->posix->shm == NCP_SHM_ON) return;
-    p->cap = sized_cap(p, 1);
+    p->cap = sized_cap(f->posix, p, 1);
     p->wpd = (p->dsz + p->cap - 1) / p->cap;
     p->gpd = NCP_AGG_MAXBITS / naggr;
     if (p->gpd < 1) p->gpd = 1;
@@ -560,7 +560,7 @@ static int write_shared(ncp_file *f, const agg_plan *p, const ncp_stream *s)
     d.base = p->base;
     d.dsz = p->dsz;
     d.hi = p->hi;
-    d.cap = sized_cap(p, 2);
+    d.cap = sized_cap(f->posix, p, 2);
     err = ncp_posix_shm_write(f, s, &d, &rounds);
     f->driver_rounds += rounds;
     f->driver_shm_rounds += rounds;

@@ -2,11 +2,11 @@
  * posix_shm.c -- the aggregated write staged in shared memory, for a file
  * whose ranks all share one node.  Each aggregator exposes, in an MPI
  * shared-memory window, two halves, each holding round_cap data bytes
- * (together nc_posix_buffer_size) and one extent list per rank.  In each
+ * (together nc_posix_buffer_size) and a pool of extent lists.  In each
  * round every rank copies its bytes straight into the data of each
  * aggregator it has bytes for, at their offset from the aggregator's file
  * window (an image of the window), byte-swapping deferred puts on the
- * way, and writes its clipped extents into its list there; the
+ * way, and writes its clipped extents into the pool there; the
  * aggregator merges the lists to skip the holes and writes the union of
  * the extents from the image.
  *
@@ -21,7 +21,8 @@
  * through the window, so a round needs only the MPI_Allreduce that fixes
  * the next round's windows, and it doubles as the barrier between the
  * ranks' copies and the aggregator's write.  A window ends where the
- * first rank's list would overflow, so the lists have a fixed size.
+ * first rank's list would overflow its share, so the pool has a fixed
+ * size.
  * Three collectives a round (counts, an error agreement, extents by
  * message) made 256 KiB staging 1.18x slower at 4 ranks.
  *

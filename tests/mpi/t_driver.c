@@ -16,6 +16,8 @@
  * nc_posix_shm=auto stages by message until a file's aggregated writes
  * reach 8 windows, then in shared memory; enable from the first round;
  * disable never (the profile's shared-memory round counter tells).
+ * Both staging paths size their windows to the call, or stage the whole
+ * buffer under nc_posix_window=full (the round counters tell).
  *
  * The driver hints are ncpario's; the PnetCDF build of this test only
  * checks that the program's data round-trips.
@@ -362,10 +364,12 @@ static long long blocks(MPI_Offset lo, MPI_Offset hi, MPI_Offset cap)
  * writing 8 MiB each 304 KiB, the most whole 16 KiB steps with both
  * halves within 7.5% of a rank's bytes.  By message (one window staged
  * at a time, up to 1 MiB): 64 KiB and 608 KiB, one window within 7.5%.
- * Seen as rounds: one per window-sized block the call touches.
+ * nc_posix_window=full: 512 KiB and 1 MiB whatever the call.  Seen as
+ * rounds: one per window-sized block the call touches.
  */
 static void check_window_sizing(const char *path, const char *shm,
-                                MPI_Offset cap_1m, MPI_Offset cap_8m)
+                                const char *window, MPI_Offset cap_1m,
+                                MPI_Offset cap_8m)
 {
     char hints[160];
     MPI_Info info;
@@ -375,7 +379,7 @@ static void check_window_sizing(const char *path, const char *shm,
     int nc, dim, v, shared = strcmp(shm, "enable") == 0;
     snprintf(hints, sizeof hints,
              "nc_driver=posix;nc_posix_shm=%s;nc_posix_aggrs_per_node=1;"
-             "nc_posix_buffer_size=1048576", shm);
+             "nc_posix_buffer_size=1048576;nc_posix_window=%s", shm, window);
     info = tu_info_of(hints);
     CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
     CHECK_ERR(ncmpi_set_fill(nc, NC_NOFILL, NULL));
@@ -387,15 +391,15 @@ static void check_window_sizing(const char *path, const char *shm,
     want = blocks(begin, begin + 4 * small, cap_1m);
     if (tu_nranks > 1)
         CHECKF(r == want && sr == (shared ? r : 0),
-               "%s, 1 MiB a rank: %lld rounds (%lld shared), not %lld", shm,
-               r, sr, want);
+               "%s %s, 1 MiB a rank: %lld rounds (%lld shared), not %lld",
+               shm, window, r, sr, want);
     lo = begin + 4 * small;
     shm_call(nc, v, small, big, &r, &sr);
     want = blocks(lo, lo + 4 * big, cap_8m);
     if (tu_nranks > 1)
         CHECKF(r == want && sr == (shared ? r : 0),
-               "%s, 8 MiB a rank: %lld rounds (%lld shared), not %lld", shm,
-               r, sr, want);
+               "%s %s, 8 MiB a rank: %lld rounds (%lld shared), not %lld",
+               shm, window, r, sr, want);
     CHECK_ERR(ncmpi_close(nc));
     MPI_Info_free(&info);
     if (tu_myrank == 0) unlink(path);
@@ -490,8 +494,10 @@ int main(int argc, char **argv)
     tu_sibling(bad, sizeof bad, path, "_coarse.nc");
     check_coarse_granules(bad);
     tu_sibling(bad, sizeof bad, path, "_sizing.nc");
-    check_window_sizing(bad, "enable", 49152, 311296);
-    check_window_sizing(bad, "disable", 65536, 622592);
+    check_window_sizing(bad, "enable", "sized", 49152, 311296);
+    check_window_sizing(bad, "disable", "sized", 65536, 622592);
+    check_window_sizing(bad, "enable", "full", 524288, 524288);
+    check_window_sizing(bad, "disable", "full", 1048576, 1048576);
     tu_sibling(bad, sizeof bad, path, "_short_lists.nc");
     check_short_lists(bad);
     tu_sibling(bad, sizeof bad, path, "_shm_policy.nc");
@@ -504,6 +510,7 @@ int main(int argc, char **argv)
     tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=two");
     tu_check_bad_hint(bad, paths[0], "nc_posix_buffer_size=-5");
     tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_shm=yes");
+    tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_window=big");
 #endif
     return tu_finish("t_driver");
 }
