@@ -121,7 +121,7 @@ static MPI_Offset sized_cap(const ncp_posix *x, const agg_plan *p, int nbuf)
 {
     MPI_Offset c = p->most * 3 / (40 * nbuf);
     if (x->full_windows) return p->cap;
-    c = c / NCP_SHM_CAP_STEP * NCP_SHM_CAP_STEP;
+    c -= c % NCP_SHM_CAP_STEP;
     if (c < NCP_SHM_MIN_CAP) c = NCP_SHM_MIN_CAP;
     return c < p->cap ? c : p->cap;
 }

@@ -48,14 +48,19 @@
  * shorten the window. */
 #define LIST_SHARE 4
 #define MIN_SLOT 16
+/* Pairs per cache line: each rank reserves whole lines, so no two ranks
+ * write pairs into one line while they copy (unpadded, coll_io's
+ * issue-6 case measured 1.08x slower in one set of 9 rounds; noisy). */
+#define POOL_ALIGN 4
 
 /*
  * Aggregator a's half h: data bytes first, both halves, then the two
  * halves' lists.  A half's lists are a fill counter, a head per rank
- * (where its pairs start in the pool, and how many) and the pool of
- * np * slot pairs.  Each rank reserves its pairs with an atomic add on
- * the counter, so the lists lie packed at the pool's start: the pages
- * the aggregator touches follow the pairs sent, not the number of ranks
+ * (where its pairs start in the pool, and how many) and, from the next
+ * cache line, the pool of np * slot pairs plus padding.  Each rank
+ * reserves its pairs, in whole cache lines, with an atomic add on the
+ * counter, so the lists lie packed at the pool's start: the pages the
+ * aggregator touches follow the pairs sent, not the number of ranks
  * (with a fixed slot per rank, every rank's list took a page of its own,
  * 24-40 KiB in all at 2-4 ranks).
  */
@@ -77,7 +82,7 @@ static int64_t *half_heads(const ncp_posix *x, int a, int h)
 
 static MPI_Offset *half_pool(const ncp_posix *x, int a, int h)
 {
-    return (MPI_Offset *)(half_heads(x, a, h) + 2 * x->np);
+    return (MPI_Offset *)(half_fill(x, a, h) + (1 + 2 * x->np + 7) / 8 * 8);
 }
 
 int ncp_posix_shm_setup(ncp_file *f)
@@ -91,9 +96,11 @@ int ncp_posix_shm_setup(ncp_file *f)
     MPI_Comm_size(f->comm, &x->np);
     x->slot = x->round_cap / LIST_SHARE / (16 * (int64_t)x->np);
     if (x->slot < MIN_SLOT) x->slot = MIN_SLOT;
-    /* a fill counter, a head per rank, the pool; a multiple of 64 bytes,
-     * so both halves' counters start cache lines */
-    x->list_bytes = ((MPI_Aint)(1 + 2 * x->np + 2 * x->np * x->slot) * 8 +
+    /* a fill counter, a head per rank, then from a cache line on the
+     * pool with room for each rank's padding; a multiple of 64 bytes, so
+     * both halves' counters start cache lines */
+    x->list_bytes = ((MPI_Aint)((1 + 2 * x->np + 7) / 8 * 8 +
+                                2 * x->np * (x->slot + POOL_ALIGN)) * 8 +
                      63) / 64 * 64;
     /* the lists hold int64s: start them on a cache line */
     x->lists_at = (2 * (MPI_Aint)x->round_cap + 63) / 64 * 64;
@@ -256,9 +263,11 @@ static void put(shm_walk *w, int a)
     char *data = half_data(x, a, w->half);
     int64_t *head = half_heads(x, a, w->half) + 2 * w->me, j, n = 0, at = 0;
     if (lo != NO_BYTES) n = ncp_extents_touching(w->s->ext, lo, hi);
-    /* the bid kept n within slot, so the pool holds every rank's */
+    /* the bid kept n within slot, so the pool holds every rank's, each
+     * padded to whole lines */
     if (n > 0)
-        at = __atomic_fetch_add(half_fill(x, a, w->half), n,
+        at = __atomic_fetch_add(half_fill(x, a, w->half),
+                                (n + POOL_ALIGN - 1) / POOL_ALIGN * POOL_ALIGN,
                                 __ATOMIC_RELAXED);
     pairs = half_pool(x, a, w->half) + 2 * at;
     if (n > 0) ncp_stream_clip(w->s, lo, hi, pairs, &s0, &s1);
