@@ -355,7 +355,8 @@ static const char *const shm_choices[] = {"auto", "enable", "disable", NULL};
 enum { SHM_AUTO, SHM_ENABLE, SHM_DISABLE };
 /* nc_posix_window: sized (each call's window within 7.5% of the largest
  * rank's bytes, posix_agg.c) or full (the hint's size, in fewer rounds:
- * 1.1-1.35x faster on calls of about 1 MiB a rank here). */
+ * coll_perf at 2-4 ranks wrote a median 1.10x faster combined and 1.27x
+ * per variable, 0.86-1.61x over the cases; docs/BENCHMARKS.md). */
 static const char *const window_choices[] = {"sized", "full", NULL};
 
 static int posix_state(ncp_file *f)

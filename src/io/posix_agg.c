@@ -114,8 +114,10 @@ static void plan_free(agg_plan *p)
  * round_cap (all of it under nc_posix_window=full).  Windows of half the
  * 1 MiB hint were 35-40% of what each of 2-4 ranks wrote in coll_perf's
  * 32^3 cases.  The share leaves room under 10% for the extent lists and
- * the call's own arrays.  The rounds this adds cost time: calls of about
- * 1 MiB a rank wrote 0.75-0.95x as fast (docs/BENCHMARKS.md).
+ * the call's own arrays.  The rounds this adds cost time: against 512 KiB
+ * windows by message and a 64 KiB floor, coll_perf's combined writes
+ * at 2-4 ranks ran 0.81-1.14x as fast (median 0.98x), its per-variable
+ * writes of 128-500 KiB a rank 0.78-0.95x (docs/BENCHMARKS.md).
  */
 static MPI_Offset sized_cap(const ncp_posix *x, const agg_plan *p, int nbuf)
 {
