@@ -65,8 +65,8 @@ typedef struct ncp_posix {
     char **sbuf;        /* per aggregator: its two halves in win */
     int np;             /* ranks in f->comm, once the window exists */
     int64_t slot;       /* pairs a rank's extent list holds, per half */
-    MPI_Aint list_bytes; /* one half's lists: a count and slot pairs per
-                            rank */
+    MPI_Aint list_bytes; /* one half's lists: a fill counter, a head per
+                            rank, a pool of slot pairs per rank */
     MPI_Aint lists_at;  /* where the lists start in an aggregator's part */
 } ncp_posix;
 

@@ -121,8 +121,9 @@ static void plan_free(agg_plan *p)
  */
 static MPI_Offset sized_cap(const ncp_posix *x, const agg_plan *p, int nbuf)
 {
-    MPI_Offset c = p->most * 3 / (40 * nbuf);
+    MPI_Offset c;
     if (x->full_windows) return p->cap;
+    c = p->most * 3 / (40 * nbuf);
     c -= c % NCP_SHM_CAP_STEP;
     if (c < NCP_SHM_MIN_CAP) c = NCP_SHM_MIN_CAP;
     return c < p->cap ? c : p->cap;
@@ -536,7 +537,8 @@ static int shm_due(const ncp_posix *x, const agg_plan *p)
            x->windows >= x->shm_after;
 }
 
-/* The rounds by message, three collectives each. */
+/* The rounds by message, four collectives each (counts, the agreement
+ * on allocation, extents, bytes). */
 static int write_by_message(ncp_file *f, agg_plan *p, const ncp_stream *s,
                             agg_round *r)
 {

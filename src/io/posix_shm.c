@@ -80,9 +80,16 @@ static int64_t *half_heads(const ncp_posix *x, int a, int h)
     return half_fill(x, a, h) + 1;
 }
 
+/* int64s before a half's pool: the counter and the heads, up to the
+ * next cache line */
+static int64_t pool_at(int np)
+{
+    return (1 + 2 * (int64_t)np + 7) / 8 * 8;
+}
+
 static MPI_Offset *half_pool(const ncp_posix *x, int a, int h)
 {
-    return (MPI_Offset *)(half_fill(x, a, h) + (1 + 2 * x->np + 7) / 8 * 8);
+    return (MPI_Offset *)(half_fill(x, a, h) + pool_at(x->np));
 }
 
 int ncp_posix_shm_setup(ncp_file *f)
@@ -99,7 +106,7 @@ int ncp_posix_shm_setup(ncp_file *f)
     /* a fill counter, a head per rank, then from a cache line on the
      * pool with room for each rank's padding; a multiple of 64 bytes, so
      * both halves' counters start cache lines */
-    x->list_bytes = ((MPI_Aint)((1 + 2 * x->np + 7) / 8 * 8 +
+    x->list_bytes = ((MPI_Aint)(pool_at(x->np) +
                                 2 * x->np * (x->slot + POOL_ALIGN)) * 8 +
                      63) / 64 * 64;
     /* the lists hold int64s: start them on a cache line */
