@@ -63,9 +63,15 @@ typedef struct ncp_posix {
                            rank */
     MPI_Win win;        /* the shared staging, when NCP_SHM_ON */
     char **sbuf;        /* per aggregator: its two halves in win */
-    int np;             /* ranks in f->comm, once the window exists */
+    int np, me;         /* ranks in f->comm and mine, once the window
+                           exists */
+    int64_t round;      /* rounds staged through the window so far, the
+                           same on every rank */
+    int64_t *first;     /* the aggregator's merge: per rank, where its
+                           pairs start in a half's pool, then where they
+                           end */
     int64_t slot;       /* pairs a rank's extent list holds, per half */
-    MPI_Aint list_bytes; /* one half's lists: a fill counter, a head per
+    MPI_Aint list_bytes; /* one half's lists: two counters, a head per
                             rank, a pool of slot pairs per rank */
     MPI_Aint lists_at;  /* where the lists start in an aggregator's part */
 } ncp_posix;
@@ -84,19 +90,22 @@ int ncp_posix_shm_setup(ncp_file *f);
 /* Collective when the window exists (close). */
 void ncp_posix_shm_free(ncp_file *f);
 
-/* The domains of one aggregated write: aggregator a's is
- * [base + a * dsz, + dsz), cut at hi, staged in windows of at most cap
- * bytes. */
-typedef struct ncp_agg_domains {
-    MPI_Offset base, dsz, hi, cap;
-} ncp_agg_domains;
+/* When shm is NCP_SHM_ON, one round of an aggregated write, run by
+ * every rank in the same order and with no collective: each puts its
+ * bytes of stream s in aggregator a's window [lo, hi) (lo == hi: none)
+ * into a's current half, for every a, then each aggregator drains its
+ * half (writes what the ranks put there, its window starting at lo),
+ * and every rank calls ncp_posix_shm_next.  Returns this aggregator's
+ * write error. */
+void ncp_posix_shm_put(ncp_file *f, const ncp_stream *s, int a,
+                       MPI_Offset lo, MPI_Offset hi);
+int ncp_posix_shm_drain(ncp_file *f, MPI_Offset lo);
+void ncp_posix_shm_next(ncp_file *f);
 
-/* Collective, when shm is NCP_SHM_ON: the bytes of stream s written
- * through the shared staging, one allreduce a round; *rounds grows by
- * the rounds run.  Returns an agreed allocation failure, else this
- * aggregator's own write error. */
-int ncp_posix_shm_write(ncp_file *f, const ncp_stream *s,
-                        const ncp_agg_domains *d, int64_t *rounds);
+/* Pairs a rank's list may hold in one half when np ranks share the
+ * window: no rank may touch more extents in one window (posix_agg.c
+ * cuts the windows to that). */
+int64_t ncp_posix_shm_slot(const ncp_posix *x, int np);
 
 /* Move every extent of ext with pwritev/preadv against mem; this rank
  * only.  A read reverses the elements of pieces with swap widths as they

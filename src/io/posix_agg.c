@@ -11,7 +11,9 @@
  * not.  The bytes move one of two ways.  When every rank shares one node
  * and the shared window could be made (posix_shm.c), each rank copies its
  * bytes and its clipped extents into the aggregators' shared staging
- * itself, in windows that posix_shm.c picks round by round.  Otherwise
+ * itself, window by window of the same plan, and the rounds need no
+ * collective; their windows are cut further where a rank's extent list
+ * would not fit the staging's pool.  Otherwise
  * (the message path, here) the clipped extents travel by MPI_Alltoallv
  * and one MPI_Alltoallw moves the bytes with no packing on either side:
  * the sender's memory pieces and the receiver's staging buffer are both
@@ -129,9 +131,58 @@ static MPI_Offset sized_cap(const ncp_posix *x, const agg_plan *p, int nbuf)
     return c < p->cap ? c : p->cap;
 }
 
-/* Collective: the call's range, the domains, and which windows are busy
- * (not once the shared staging is set up: its walk finds its own).
- * p->busy and p->cur come from plan_alloc. */
+/* The window of size c holding file offset off, numbered across the
+ * domains (wpd windows each). */
+static int64_t window_key(const agg_plan *p, int64_t wpd, MPI_Offset c,
+                          MPI_Offset off)
+{
+    int64_t a = (off - p->base) / p->dsz;
+    return a * wpd + (off - p->base - a * p->dsz) / c;
+}
+
+/* The most pairs my extents put in one window of size c: one per extent
+ * touching it (ext ascends). */
+static int64_t fullest_window(const agg_plan *p, const ncp_extents *ext,
+                              MPI_Offset c)
+{
+    int64_t i, n = 0, most = 0, cur = -1;
+    int64_t wpd = (p->dsz + c - 1) / c;
+    for (i = 0; i < ext->n; i++) {
+        int64_t k0, k1;
+        if (ext->len[i] == 0) continue;
+        k0 = window_key(p, wpd, c, ext->off[i]);
+        k1 = window_key(p, wpd, c, ext->off[i] + ext->len[i] - 1);
+        n = k0 == cur ? n + 1 : 1;
+        if (n > most) most = n;
+        if (k1 != k0) n = 1;
+        cur = k1;
+    }
+    return most;
+}
+
+/*
+ * Collective: the shared staging's window, p->cap or smaller, so that no
+ * rank touches more extents in any window than its list in a half holds
+ * (a rank's share of one pair per 64 bytes of the hint's half, at least
+ * 16 pairs: only extents far smaller than that cut the windows).  Halved in whole pages while
+ * a page or more, so window edges stay on page boundaries.
+ */
+static MPI_Offset pool_fit(ncp_file *f, const agg_plan *p,
+                           const ncp_extents *ext)
+{
+    MPI_Offset c = p->cap;
+    int64_t slot;
+    int np;
+    MPI_Comm_size(f->comm, &np);
+    slot = ncp_posix_shm_slot(f->posix, np);
+    while (c > 1 && fullest_window(p, ext, c) > slot)
+        c = c / 2 >= 4096 ? c / 2 / 4096 * 4096 : c / 2;
+    MPI_Allreduce(MPI_IN_PLACE, &c, 1, MPI_OFFSET, MPI_MIN, f->comm);
+    return c;
+}
+
+/* Collective: the call's range, the domains, their windows and which of
+ * them are busy.  p->busy and p->cur come from plan_alloc. */
 static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
 {
     MPI_Offset mine[3], all[3];
@@ -152,8 +203,12 @@ static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     p->dsz = (p->dsz + NCP_AGG_ALIGN - 1) / NCP_AGG_ALIGN * NCP_AGG_ALIGN;
     if (p->dsz > span) p->dsz = span;
     p->cap = f->posix->round_cap;
-    if (f->posix->shm == NCP_SHM_ON) return;
-    p->cap = sized_cap(f->posix, p, 1);
+    if (f->posix->shm == NCP_SHM_ON) {
+        p->cap = sized_cap(f->posix, p, 2);
+        p->cap = pool_fit(f, p, ext);
+    } else {
+        p->cap = sized_cap(f->posix, p, 1);
+    }
     p->wpd = (p->dsz + p->cap - 1) / p->cap;
     p->gpd = NCP_AGG_MAXBITS / naggr;
     if (p->gpd < 1) p->gpd = 1;
@@ -554,21 +609,32 @@ static int write_by_message(ncp_file *f, agg_plan *p, const ncp_stream *s,
     return err != NC_NOERR ? err : werr;
 }
 
-/* The rounds through the shared staging, over the plan's domains. */
-static int write_shared(ncp_file *f, const agg_plan *p, const ncp_stream *s)
+/* The rounds through the shared staging: the plan's windows, as on the
+ * message path, with no collective between them. */
+static int write_shared(ncp_file *f, agg_plan *p, const ncp_stream *s)
 {
-    ncp_agg_domains d;
-    int64_t rounds = 0;
-    int err;
-    if (p->hi <= p->base) return NC_NOERR; /* no rank has bytes */
-    d.base = p->base;
-    d.dsz = p->dsz;
-    d.hi = p->hi;
-    d.cap = sized_cap(f->posix, p, 2);
-    err = ncp_posix_shm_write(f, s, &d, &rounds);
-    f->driver_rounds += rounds;
-    f->driver_shm_rounds += rounds;
-    return err;
+    const ncp_posix *x = f->posix;
+    int a, e, werr = NC_NOERR;
+    int64_t k;
+    MPI_Offset lo, hi;
+    /* a failed write on one aggregator does not stop the rounds: the
+     * others still write theirs, and the caller agrees on the code */
+    for (k = 0; k < p->nrounds; k++) {
+        for (a = 0; a < x->naggr; a++) {
+            plan_window(p, a, &lo, &hi);
+            ncp_posix_shm_put(f, s, a, lo, hi);
+        }
+        if (x->my_aggr >= 0) {
+            plan_window(p, x->my_aggr, &lo, &hi);
+            e = ncp_posix_shm_drain(f, lo);
+            if (e != NC_NOERR && werr == NC_NOERR) werr = e;
+        }
+        ncp_posix_shm_next(f);
+        plan_advance(f, p);
+        f->driver_rounds++;
+        f->driver_shm_rounds++;
+    }
+    return werr;
 }
 
 int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
@@ -592,7 +658,9 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     }
     /* all set up or none; a window that cannot be made leaves the
      * message path */
-    if (err == NC_NOERR && shm_due(f->posix, &p)) ncp_posix_shm_setup(f);
+    if (err == NC_NOERR && shm_due(f->posix, &p) &&
+        ncp_posix_shm_setup(f) == NC_NOERR)
+        plan_make(f, ext, &p); /* the shared staging's windows */
     if (err == NC_NOERR && f->posix->shm == NCP_SHM_ON)
         err = write_shared(f, &p, &s);
     else if (err == NC_NOERR)

@@ -8,7 +8,9 @@
  * window (an image of the window), byte-swapping deferred puts on the
  * way, and writes its clipped extents into the pool there; the
  * aggregator merges the lists to skip the holes and writes the union of
- * the extents from the image.
+ * the extents from the image.  The windows of every round are planned
+ * for the whole call beforehand (posix_agg.c), so a round needs no
+ * collective.
  *
  * Why: on the message path the aggregator's CPU copies every rank's bytes
  * into its staging buffer (the shared-memory transport reads them out of
@@ -17,47 +19,46 @@
  * while the aggregator writes the previous round: 1.24-1.28x faster on
  * coll_io's issue-6 case at 4 ranks (docs/BENCHMARKS.md).
  *
- * Why one collective per round: counts, extents and bytes all travel
- * through the window, so a round needs only the MPI_Allreduce that fixes
- * the next round's windows, and it doubles as the barrier between the
- * ranks' copies and the aggregator's write.  A window ends where the
- * first rank's list would overflow its share, so the pool has a fixed
- * size.
- * Three collectives a round (counts, an error agreement, extents by
- * message) made 256 KiB staging 1.18x slower at 4 ranks.
+ * Why no collective a round: the halves change hands through counters
+ * in the window (shm_counter.c).  A rank adds one to a half's arrivals
+ * once its copies and its list are in; the aggregator waits for all np,
+ * writes, and adds one to the rounds it has written, which a rank waits
+ * on before copying into that half again.  So only the aggregator waits
+ * for every rank, and a rank only for the aggregator.  Before, an
+ * MPI_Allreduce a round agreed on the next windows and made every rank
+ * wait for every other: coll_io's issue-6 case ran 1.27x slower at 4
+ * ranks on 2 cores, coll_perf's combined writes at 4 ranks 1.08-1.26x
+ * (docs/BENCHMARKS.md).
  *
- * Why two halves: round k uses half k % 2.  A rank copies round k + 1 as
- * soon as round k's allreduce returns, while the aggregator may still be
- * writing round k; the half it copies into was last read in round k - 1,
- * which the aggregator had finished before it joined round k's allreduce,
- * and that allreduce cannot complete on this rank before the aggregator
- * has joined it.
+ * Why two halves: round k uses half k % 2, so a rank copies round k + 1
+ * while the aggregator writes round k.  Four halves of half the size
+ * (the same memory, twice the rounds) were 1.12x slower.
  */
 #include "ncp_posix.h"
+#include "ncp_shm_counter.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "pnetcdf.h"
 
-/* A domain with no bytes left, or a bid of a rank with none. */
-#define NO_BYTES ((MPI_Offset)INT64_MAX)
-
 /* A half's extent lists take about this share of its data bytes: one
  * 16-byte pair per 64 data bytes over all ranks.  Smaller extents only
- * shorten the window. */
+ * shorten the windows (posix_agg.c). */
 #define LIST_SHARE 4
 #define MIN_SLOT 16
 /* Pairs per cache line: each rank reserves whole lines, so no two ranks
  * write pairs into one line while they copy (unpadded, coll_io's
  * issue-6 case measured 1.08x slower in one set of 9 rounds; noisy). */
 #define POOL_ALIGN 4
+/* A head: where a rank's pairs start in the pool, and how many. */
+#define HEAD_WORDS 2
 
 /*
- * Aggregator a's half h: data bytes first, both halves, then the two
- * halves' lists.  A half's lists are a fill counter, a head per rank
- * (where its pairs start in the pool, and how many) and, from the next
- * cache line, the pool of np * slot pairs plus padding.  Each rank
+ * Aggregator a's part: data bytes first, both halves, then the two
+ * halves' lists, then a cache line holding the rounds it has written.  A
+ * half's lists are its fill counter, its arrivals, a head per rank and,
+ * from the next cache line, the pool of np * slot pairs plus padding.  Each rank
  * reserves its pairs, in whole cache lines, with an atomic add on the
  * counter, so the lists lie packed at the pool's start: the pages the
  * aggregator touches follow the pairs sent, not the number of ranks
@@ -74,22 +75,49 @@ static int64_t *half_fill(const ncp_posix *x, int a, int h)
     return (int64_t *)(x->sbuf[a] + x->lists_at + h * x->list_bytes);
 }
 
-/* per rank: the index of its first pair in the pool, and their number */
-static int64_t *half_heads(const ncp_posix *x, int a, int h)
+/* the ranks that have put their part of the half's current round */
+static ncp_shm_counter *half_arrived(const ncp_posix *x, int a, int h)
 {
-    return half_fill(x, a, h) + 1;
+    return (ncp_shm_counter *)(half_fill(x, a, h) + 1);
 }
 
-/* int64s before a half's pool: the counter and the heads, up to the
- * next cache line */
+static int64_t *half_heads(const ncp_posix *x, int a, int h)
+{
+    return half_fill(x, a, h) + 2;
+}
+
+/* int64s before a half's pool: the two counters and the heads, up to
+ * the next cache line */
 static int64_t pool_at(int np)
 {
-    return (1 + 2 * (int64_t)np + 7) / 8 * 8;
+    return (2 + HEAD_WORDS * (int64_t)np + 7) / 8 * 8;
 }
 
 static MPI_Offset *half_pool(const ncp_posix *x, int a, int h)
 {
     return (MPI_Offset *)(half_fill(x, a, h) + pool_at(x->np));
+}
+
+/* the rounds aggregator a has written */
+static ncp_shm_counter *aggr_written(const ncp_posix *x, int a)
+{
+    return (ncp_shm_counter *)(x->sbuf[a] + x->lists_at + 2 * x->list_bytes);
+}
+
+static void clear_counters(ncp_posix *x, int a)
+{
+    int h;
+    ncp_shm_counter_clear(aggr_written(x, a));
+    for (h = 0; h < 2; h++) {
+        *half_fill(x, a, h) = 0;
+        ncp_shm_counter_clear(half_arrived(x, a, h));
+    }
+}
+
+int64_t ncp_posix_shm_slot(const ncp_posix *x, int np)
+{
+    int64_t slot = x->round_cap / LIST_SHARE / (16 * (int64_t)np);
+    return slot < MIN_SLOT ? MIN_SLOT : slot;
 }
 
 int ncp_posix_shm_setup(ncp_file *f)
@@ -101,19 +129,22 @@ int ncp_posix_shm_setup(ncp_file *f)
     char *base;
     int a, unit, err = NC_NOERR, made;
     MPI_Comm_size(f->comm, &x->np);
-    x->slot = x->round_cap / LIST_SHARE / (16 * (int64_t)x->np);
-    if (x->slot < MIN_SLOT) x->slot = MIN_SLOT;
-    /* a fill counter, a head per rank, then from a cache line on the
-     * pool with room for each rank's padding; a multiple of 64 bytes, so
-     * both halves' counters start cache lines */
+    MPI_Comm_rank(f->comm, &x->me);
+    x->round = 0;
+    x->slot = ncp_posix_shm_slot(x, x->np);
+    /* the counters, a head per rank, then from a cache line on the pool
+     * with room for each rank's padding; a multiple of 64 bytes, so both
+     * halves' counters start cache lines */
     x->list_bytes = ((MPI_Aint)(pool_at(x->np) +
                                 2 * x->np * (x->slot + POOL_ALIGN)) * 8 +
                      63) / 64 * 64;
     /* the lists hold int64s: start them on a cache line */
     x->lists_at = (2 * (MPI_Aint)x->round_cap + 63) / 64 * 64;
-    size = x->my_aggr >= 0 ? x->lists_at + 2 * x->list_bytes : 0;
+    /* and a cache line for the written rounds */
+    size = x->my_aggr >= 0 ? x->lists_at + 2 * x->list_bytes + 64 : 0;
     x->sbuf = malloc((size_t)x->naggr * sizeof(char *));
-    if (!x->sbuf) err = NC_ENOMEM;
+    x->first = malloc(2 * (size_t)x->np * sizeof(int64_t));
+    if (!x->sbuf || !x->first) err = NC_ENOMEM;
     if ((err = ncp_io_agree(f->comm, err)) != NC_NOERR) goto fail;
     /* a failed allocation must come back as a code, not abort the job */
     MPI_Comm_dup(f->comm, &comm);
@@ -131,21 +162,20 @@ int ncp_posix_shm_setup(ncp_file *f)
     }
     for (a = 0; a < x->naggr; a++)
         MPI_Win_shared_query(x->win, x->aggr[a], &got, &unit, &x->sbuf[a]);
-    /* one passive epoch for the file's life: MPI_Win_sync then orders
-     * the copies against the aggregator's reads */
+    /* one passive epoch for the file's life, in which the ranks order
+     * their accesses with atomics (release stores, acquire loads) */
     MPI_Win_lock_all(MPI_MODE_NOCHECK, x->win);
     x->shm = NCP_SHM_ON;
-    /* the pools start empty; the collective that opens the first write
-     * orders this before any rank reserves */
-    if (x->my_aggr >= 0) {
-        *half_fill(x, x->my_aggr, 0) = 0;
-        *half_fill(x, x->my_aggr, 1) = 0;
-    }
+    if (x->my_aggr >= 0) clear_counters(x, x->my_aggr);
     MPI_Win_sync(x->win);
+    /* nobody reserves or hands over before the counters are clear */
+    MPI_Barrier(f->comm);
     return NC_NOERR;
 fail:
     free(x->sbuf);
+    free(x->first);
     x->sbuf = NULL;
+    x->first = NULL;
     x->shm = NCP_SHM_NO;
     return err;
 }
@@ -158,133 +188,48 @@ void ncp_posix_shm_free(ncp_file *f)
         MPI_Win_free(&x->win);
     }
     free(x->sbuf);
+    free(x->first);
     x->sbuf = NULL;
+    x->first = NULL;
     x->shm = NCP_SHM_NO;
 }
 
-/* One call's walk over the domains, the same on every rank. */
-typedef struct shm_walk {
-    ncp_file *f;
-    const ncp_stream *s;
-    const ncp_agg_domains *d;
-    int me, half;
-    MPI_Offset *win;  /* per aggregator: this round's [lo, hi), NO_BYTES
-                         when its domain is done; before the first, an
-                         empty window at the domain's start */
-    MPI_Offset *next; /* per aggregator: my bid (start, fit), then the
-                         next round's window */
-    int64_t *first, *end; /* the aggregator's merge: per rank's list */
-} shm_walk;
-
-static MPI_Offset domain_lo(const ncp_agg_domains *d, int a)
+/* Arrivals in the current round's half once every rank has put its
+ * part: np per round that used the half, counted since the setup. */
+static uint32_t all_arrived(const ncp_posix *x)
 {
-    return d->base + (MPI_Offset)a * d->dsz;
+    return (uint32_t)x->np * (uint32_t)(x->round / 2 + 1);
 }
 
-static MPI_Offset domain_hi(const ncp_agg_domains *d, int a)
+void ncp_posix_shm_put(ncp_file *f, const ncp_stream *s, int a,
+                       MPI_Offset lo, MPI_Offset hi)
 {
-    MPI_Offset hi = domain_lo(d, a) + d->dsz;
-    return hi < d->hi ? hi : d->hi;
-}
-
-static void walk_free(shm_walk *w)
-{
-    free(w->win);
-    free(w->next);
-    free(w->first);
-    free(w->end);
-}
-
-static int walk_init(shm_walk *w, ncp_file *f, const ncp_stream *s,
-                     const ncp_agg_domains *d)
-{
-    size_t nw = 2 * (size_t)f->posix->naggr, np = (size_t)f->posix->np;
-    int a;
-    w->f = f;
-    w->s = s;
-    w->d = d;
-    w->half = 0;
-    MPI_Comm_rank(f->comm, &w->me);
-    w->win = malloc(nw * sizeof(MPI_Offset));
-    w->next = malloc(nw * sizeof(MPI_Offset));
-    w->first = malloc(np * sizeof(int64_t));
-    w->end = malloc(np * sizeof(int64_t));
-    if (!w->win || !w->next || !w->first || !w->end) return NC_ENOMEM;
-    for (a = 0; a < f->posix->naggr; a++)
-        w->win[2 * a] = w->win[2 * a + 1] = domain_lo(d, a);
-    return NC_NOERR;
-}
-
-/*
- * My bid for domain a's next window, from file offset `from` on: where my
- * next byte is (start) and where my list would overflow (fit: the offset
- * of the slot-th extent after the first one ending past `from`, which
- * every window of mine stays below).  Both are NO_BYTES when they do not
- * apply.  Every fit lies past every start, so the agreed window is never
- * empty.
- */
-static void bid(const shm_walk *w, int a, MPI_Offset from, MPI_Offset *b)
-{
-    const ncp_extents *e = w->s->ext;
-    int64_t i = ncp_first_ending_after(e, from), slot = w->f->posix->slot;
-    b[0] = b[1] = NO_BYTES;
-    if (from >= domain_hi(w->d, a) || i == e->n ||
-        e->off[i] >= domain_hi(w->d, a))
-        return;
-    b[0] = e->off[i] > from ? e->off[i] : from;
-    if (i + slot < e->n) b[1] = e->off[i + slot];
-}
-
-/*
- * The round's collective: the bids' minima become the next windows.  A
- * window never crosses a multiple of cap from its domain's start: windows
- * that split file pages between rounds wrote 1.2x slower (coll_perf, 4
- * ranks, 128 KiB windows).
- */
-static void agree_windows(shm_walk *w)
-{
-    int a, naggr = w->f->posix->naggr;
-    for (a = 0; a < naggr; a++) {
-        MPI_Offset from = w->win[2 * a + 1];
-        if (w->win[2 * a] == NO_BYTES) from = NO_BYTES;
-        bid(w, a, from, w->next + 2 * a);
-    }
-    MPI_Allreduce(MPI_IN_PLACE, w->next, 2 * naggr, MPI_OFFSET, MPI_MIN,
-                  w->f->comm);
-    for (a = 0; a < naggr; a++) {
-        MPI_Offset lo = w->next[2 * a], hi = w->next[2 * a + 1], edge;
-        if (lo == NO_BYTES) continue;
-        edge = lo + w->d->cap - (lo - domain_lo(w->d, a)) % w->d->cap;
-        if (hi > edge) hi = edge;
-        if (hi > domain_hi(w->d, a)) hi = domain_hi(w->d, a);
-        w->next[2 * a + 1] = hi;
-    }
-}
-
-/* My bytes in aggregator a's window into its current half, and my list. */
-static void put(shm_walk *w, int a)
-{
-    const ncp_posix *x = w->f->posix;
-    MPI_Offset lo = w->win[2 * a], hi = w->win[2 * a + 1], s0, s1;
-    MPI_Offset *pairs;
-    char *data = half_data(x, a, w->half);
-    int64_t *head = half_heads(x, a, w->half) + 2 * w->me, j, n = 0, at = 0;
-    if (lo != NO_BYTES) n = ncp_extents_touching(w->s->ext, lo, hi);
-    /* the bid kept n within slot, so the pool holds every rank's, each
-     * padded to whole lines */
+    const ncp_posix *x = f->posix;
+    int h = (int)(x->round % 2);
+    int64_t *head = half_heads(x, a, h) + HEAD_WORDS * x->me;
+    int64_t j, n = 0, at = 0;
+    char *data = half_data(x, a, h);
+    MPI_Offset *pairs, s0, s1;
+    /* the half last held round - 2: its aggregator must have written it */
+    ncp_shm_counter_wait(aggr_written(x, a), (uint32_t)(x->round - 1));
+    if (lo < hi) n = ncp_extents_touching(s->ext, lo, hi);
+    /* the window was fitted to keep n within slot, so the pool holds
+     * every rank's pairs, each list padded to whole lines */
     if (n > 0)
-        at = __atomic_fetch_add(half_fill(x, a, w->half),
+        at = __atomic_fetch_add(half_fill(x, a, h),
                                 (n + POOL_ALIGN - 1) / POOL_ALIGN * POOL_ALIGN,
                                 __ATOMIC_RELAXED);
-    pairs = half_pool(x, a, w->half) + 2 * at;
-    if (n > 0) ncp_stream_clip(w->s, lo, hi, pairs, &s0, &s1);
+    pairs = half_pool(x, a, h) + 2 * at;
+    if (n > 0) ncp_stream_clip(s, lo, hi, pairs, &s0, &s1);
     for (j = 0; j < n; j++) {
         MPI_Offset off = pairs[2 * j], len = pairs[2 * j + 1];
-        ncp_stream_copy(w->s, s0, s0 + len, data + (off - lo));
+        ncp_stream_copy(s, s0, s0 + len, data + (off - lo));
         s0 += len;
     }
     head[0] = at;
     head[1] = n;
+    /* hands the copies and the list above to the aggregator */
+    ncp_shm_counter_add(half_arrived(x, a, h), 1, all_arrived(x));
 }
 
 /* File bytes [run, end) from data, which holds the window from file
@@ -299,82 +244,53 @@ static int write_run(int fd, char *data, MPI_Offset lo, MPI_Offset run,
     return ncp_posix_pwritev(fd, &one, 1, run);
 }
 
-/* The aggregator (this rank): the union of the ranks' lists in its
- * current half, written from the image a run at a time. */
-static int write_half(shm_walk *w)
+/* The union of the ranks' lists in the half, written from the image a
+ * run at a time. */
+static int write_union(ncp_file *f, int h, MPI_Offset lo)
 {
-    const ncp_posix *x = w->f->posix;
-    int a = x->my_aggr, q;
-    MPI_Offset lo, run = 0, end = -1; /* the run being gathered */
-    const MPI_Offset *pairs;
-    const int64_t *head;
-    char *data;
+    const ncp_posix *x = f->posix;
+    const MPI_Offset *pairs = half_pool(x, x->my_aggr, h);
+    char *data = half_data(x, x->my_aggr, h);
+    MPI_Offset run = 0, end = -1; /* the run being gathered */
     ncp_kmerge m;
     int64_t i;
-    int err;
-    if (a < 0 || (lo = w->win[2 * a]) == NO_BYTES) return NC_NOERR;
-    head = half_heads(x, a, w->half);
-    data = half_data(x, a, w->half);
-    pairs = half_pool(x, a, w->half);
-    for (q = 0; q < x->np; q++) {
-        w->first[q] = head[2 * q];
-        w->end[q] = w->first[q] + head[2 * q + 1];
-    }
-    err = ncp_kmerge_init_ranges(&m, x->np, pairs, w->first, w->end);
+    int err = ncp_kmerge_init_ranges(&m, x->np, pairs, x->first,
+                                     x->first + x->np);
     while (err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
         const MPI_Offset *pair = pairs + 2 * i;
         if (pair[0] > end) { /* a hole: write the run so far */
-            err = write_run(w->f->fd, data, lo, run, end);
+            err = write_run(f->fd, data, lo, run, end);
             run = pair[0];
         }
         if (pair[0] + pair[1] > end) end = pair[0] + pair[1];
     }
-    if (err == NC_NOERR) err = write_run(w->f->fd, data, lo, run, end);
-    /* empty for this half's next round, two rounds on: its copies start
-     * after the next allreduce, which this rank joins only after this */
-    *half_fill(x, a, w->half) = 0;
+    if (err == NC_NOERR) err = write_run(f->fd, data, lo, run, end);
     ncp_kmerge_free(&m);
     return err;
 }
 
-static int windows_left(const shm_walk *w)
+int ncp_posix_shm_drain(ncp_file *f, MPI_Offset lo)
 {
-    int a;
-    for (a = 0; a < w->f->posix->naggr; a++)
-        if (w->win[2 * a] != NO_BYTES) return 1;
-    return 0;
+    ncp_posix *x = f->posix;
+    int h = (int)(x->round % 2), q, any = 0, err = NC_NOERR;
+    const int64_t *head = half_heads(x, x->my_aggr, h);
+    ncp_shm_counter_wait(half_arrived(x, x->my_aggr, h), all_arrived(x));
+    for (q = 0; q < x->np; q++, head += HEAD_WORDS) {
+        x->first[q] = head[0];
+        x->first[x->np + q] = head[0] + head[1];
+        any |= head[1] > 0;
+    }
+    if (any) err = write_union(f, h, lo);
+    /* empty again for the round two on, whose ranks reserve only after
+     * the store below */
+    *half_fill(x, x->my_aggr, h) = 0;
+    ncp_shm_counter_add(aggr_written(x, x->my_aggr), 1,
+                        (uint32_t)(x->round + 1));
+    return err;
 }
 
-/* The next round's windows become this round's. */
-static void walk_advance(shm_walk *w)
+void ncp_posix_shm_next(ncp_file *f)
 {
-    MPI_Offset *t = w->win;
-    w->win = w->next;
-    w->next = t;
+    f->posix->round++;
 }
 
-int ncp_posix_shm_write(ncp_file *f, const ncp_stream *s,
-                        const ncp_agg_domains *d, int64_t *rounds)
-{
-    shm_walk w;
-    int a, err, werr = NC_NOERR, e;
-    err = ncp_io_agree(f->comm, walk_init(&w, f, s, d));
-    if (err == NC_NOERR) {
-        agree_windows(&w);
-        walk_advance(&w);
-    }
-    while (err == NC_NOERR && windows_left(&w)) {
-        for (a = 0; a < f->posix->naggr; a++) put(&w, a);
-        MPI_Win_sync(f->posix->win);
-        agree_windows(&w);
-        MPI_Win_sync(f->posix->win);
-        /* a failed write does not stop the rounds: the others still
-         * write theirs, and the caller agrees on the code */
-        if ((e = write_half(&w)) != NC_NOERR && werr == NC_NOERR) werr = e;
-        walk_advance(&w);
-        w.half ^= 1;
-        (*rounds)++;
-    }
-    walk_free(&w);
-    return err != NC_NOERR ? err : werr;
-}

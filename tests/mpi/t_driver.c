@@ -309,18 +309,29 @@ static void shm_call(int nc, int v, MPI_Offset at, MPI_Offset n,
     free(buf);
 }
 
+/* Blocks of cap bytes, counted from the 1 MiB boundary at or below lo,
+ * that file bytes [lo, hi) touch. */
+static long long blocks(MPI_Offset lo, MPI_Offset hi, MPI_Offset cap)
+{
+    MPI_Offset base = lo / 1048576 * 1048576;
+    return (hi - 1 - base) / cap - (lo - base) / cap + 1;
+}
+
 /*
  * Shared staging whose per-rank extent lists hold 16 pairs
  * (nc_posix_buffer_size=2000): each rank writes every nranks-th int, one
- * extent apiece, so a window closes after 16 ints per rank, far inside
- * its 1000 bytes.  80 * nranks + 3 ints take 5 full windows and one of 3
- * ints: 6 rounds.  Every value reads back.
+ * extent apiece, so the 1000-byte window is halved until no rank's ints
+ * touching one window are more than 16 (at most c / (4 * nranks) + 1 in
+ * c bytes): 125 bytes at 2 ranks, 250 at 4.  A round per window the
+ * 80 * nranks + 3 ints touch.  Every value reads back.
  */
 static void check_short_lists(const char *path)
 {
     MPI_Info info = tu_info_of(
         "nc_driver=posix;nc_posix_buffer_size=2000;nc_posix_shm=enable");
-    MPI_Offset n = 80 * (MPI_Offset)tu_nranks + 3, i, st, ct, sd;
+    MPI_Offset n = 80 * (MPI_Offset)tu_nranks + 3, i, st, ct, sd, begin;
+    MPI_Offset cap = 1000;
+    long long want;
     int nc, dim, v, bad = 0, *buf = malloc((size_t)n * sizeof(int));
     ncpario_profile a, b;
     CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
@@ -328,6 +339,9 @@ static void check_short_lists(const char *path)
     CHECK_ERR(ncmpi_def_dim(nc, "n", n, &dim));
     CHECK_ERR(ncmpi_def_var(nc, "v", NC_INT, 1, &dim, &v));
     CHECK_ERR(ncmpi_enddef(nc));
+    CHECK_ERR(ncmpi_inq_varoffset(nc, v, &begin));
+    while (cap / (4 * tu_nranks) + 1 > 16) cap /= 2;
+    want = blocks(begin, begin + 4 * n, cap);
     st = tu_myrank, sd = tu_nranks;
     ct = (n - st + sd - 1) / sd;
     for (i = 0; i < ct; i++) buf[i] = (int)(st + i * sd) * 3 + 1;
@@ -335,9 +349,9 @@ static void check_short_lists(const char *path)
     CHECK_ERR(ncmpi_put_vars_int_all(nc, v, &st, &ct, &sd, buf));
     CHECK_ERR(ncpario_inq_profile(nc, &b));
     if (tu_nranks > 1)
-        CHECKF(b.driver_shm_rounds_write - a.driver_shm_rounds_write == 6,
-               "short lists: %lld shared rounds, not 6",
-               b.driver_shm_rounds_write - a.driver_shm_rounds_write);
+        CHECKF(b.driver_shm_rounds_write - a.driver_shm_rounds_write == want,
+               "short lists: %lld shared rounds, not %lld",
+               b.driver_shm_rounds_write - a.driver_shm_rounds_write, want);
     CHECK_ERR(ncmpi_close(nc));
     CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, info, &nc));
     CHECK_ERR(ncmpi_get_var_int_all(nc, v, buf));
@@ -347,14 +361,6 @@ static void check_short_lists(const char *path)
     MPI_Info_free(&info);
     free(buf);
     if (tu_myrank == 0) unlink(path);
-}
-
-/* Blocks of cap bytes, counted from the 1 MiB boundary at or below lo,
- * that file bytes [lo, hi) touch. */
-static long long blocks(MPI_Offset lo, MPI_Offset hi, MPI_Offset cap)
-{
-    MPI_Offset base = lo / 1048576 * 1048576;
-    return (hi - 1 - base) / cap - (lo - base) / cap + 1;
 }
 
 /*
