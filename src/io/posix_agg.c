@@ -164,8 +164,9 @@ static int64_t fullest_window(const agg_plan *p, const ncp_extents *ext,
  * Collective: the shared staging's window, p->cap or smaller, so that no
  * rank touches more extents in any window than its list in a half holds
  * (a rank's share of one pair per 64 bytes of the hint's half, at least
- * 16 pairs: only extents far smaller than that cut the windows).  Halved in whole pages while
- * a page or more, so window edges stay on page boundaries.
+ * 16 pairs: only extents far smaller than that cut the windows).  Halved
+ * in whole pages while a page or more, so window edges stay on page
+ * boundaries.
  */
 static MPI_Offset pool_fit(ncp_file *f, const agg_plan *p,
                            const ncp_extents *ext)

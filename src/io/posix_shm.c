@@ -58,12 +58,12 @@
  * Aggregator a's part: data bytes first, both halves, then the two
  * halves' lists, then a cache line holding the rounds it has written.  A
  * half's lists are its fill counter, its arrivals, a head per rank and,
- * from the next cache line, the pool of np * slot pairs plus padding.  Each rank
- * reserves its pairs, in whole cache lines, with an atomic add on the
- * counter, so the lists lie packed at the pool's start: the pages the
- * aggregator touches follow the pairs sent, not the number of ranks
- * (with a fixed slot per rank, every rank's list took a page of its own,
- * 24-40 KiB in all at 2-4 ranks).
+ * from the next cache line, the pool of np * slot pairs plus padding.
+ * Each rank reserves its pairs, in whole cache lines, with an atomic add
+ * on the fill counter, so the lists lie packed at the pool's start: the
+ * pages the aggregator touches follow the pairs sent, not the number of
+ * ranks (with a fixed slot per rank, every rank's list took a page of
+ * its own, 24-40 KiB in all at 2-4 ranks).
  */
 static char *half_data(const ncp_posix *x, int a, int h)
 {

@@ -51,6 +51,11 @@ static void pause_ms(long ms)
     nanosleep(&t, NULL);
 }
 
+static uint32_t sleepers(ncp_shm_counter *c)
+{
+    return __atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST);
+}
+
 /* Has the child exited (reaping it), within ms milliseconds? */
 static int exited_within(pid_t pid, long ms, int *status)
 {
@@ -106,12 +111,10 @@ static void blocking_case(shared *sh, uint32_t start, const char *name)
     memset(sh->payload, 0, PAYLOAD);
     pid = fork_child();
     if (pid == 0) _exit(child_waits(sh, &sh->ping, start + 3, 0xab));
-    for (waited = 0; waited < 5000 &&
-                     __atomic_load_n(&sh->ping.sleepers, __ATOMIC_SEQ_CST) == 0;
-         waited += 5)
+    for (waited = 0; waited < 5000 && sleepers(&sh->ping) == 0; waited += 5)
         pause_ms(5);
     snprintf(what, sizeof what, "%s: the waiter reached its sleep", name);
-    check(__atomic_load_n(&sh->ping.sleepers, __ATOMIC_SEQ_CST) == 1, what);
+    check(sleepers(&sh->ping) == 1, what);
     ncp_shm_counter_add(&sh->ping, 2, start + 3);
     snprintf(what, sizeof what, "%s: an add short of the value wakes no one",
              name);
@@ -123,7 +126,7 @@ static void blocking_case(shared *sh, uint32_t start, const char *name)
     snprintf(what, sizeof what, "%s: the waiter read the payload", name);
     check(WIFEXITED(status) && WEXITSTATUS(status) == 0, what);
     snprintf(what, sizeof what, "%s: no sleeper left", name);
-    check(sh->ping.sleepers == 0, what);
+    check(sleepers(&sh->ping) == 0, what);
 }
 
 /* Waits for values the counter has reached, also across the wrap,
