@@ -73,7 +73,9 @@ typedef struct ncp_posix {
     int64_t slot;       /* pairs a rank's extent list holds, per half */
     MPI_Aint list_bytes; /* one half's lists: two counters, a head per
                             rank, a pool of slot pairs per rank */
-    MPI_Aint lists_at;  /* where the lists start in an aggregator's part */
+    MPI_Aint lists_at;  /* where, in an aggregator's part, a cache line
+                           of its written rounds and then the lists
+                           start */
 } ncp_posix;
 
 /* Collective: the bytes of ext (memory side mem) shipped to the

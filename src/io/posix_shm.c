@@ -55,8 +55,10 @@
 #define HEAD_WORDS 2
 
 /*
- * Aggregator a's part: data bytes first, both halves, then the two
- * halves' lists, then a cache line holding the rounds it has written.  A
+ * Aggregator a's part: data bytes first, both halves, then a cache line
+ * holding the rounds it has written, then the two halves' lists (the
+ * line shares a page with the first half's counters, which every call
+ * touches; after the lists it took a page of its own).  A
  * half's lists are its fill counter, its arrivals, a head per rank and,
  * from the next cache line, the pool of np * slot pairs plus padding.
  * Each rank reserves its pairs, in whole cache lines, with an atomic add
@@ -72,7 +74,7 @@ static char *half_data(const ncp_posix *x, int a, int h)
 
 static int64_t *half_fill(const ncp_posix *x, int a, int h)
 {
-    return (int64_t *)(x->sbuf[a] + x->lists_at + h * x->list_bytes);
+    return (int64_t *)(x->sbuf[a] + x->lists_at + 64 + h * x->list_bytes);
 }
 
 /* the ranks that have put their part of the half's current round */
@@ -101,7 +103,7 @@ static MPI_Offset *half_pool(const ncp_posix *x, int a, int h)
 /* the rounds aggregator a has written */
 static ncp_shm_counter *aggr_written(const ncp_posix *x, int a)
 {
-    return (ncp_shm_counter *)(x->sbuf[a] + x->lists_at + 2 * x->list_bytes);
+    return (ncp_shm_counter *)(x->sbuf[a] + x->lists_at);
 }
 
 static void clear_counters(ncp_posix *x, int a)
@@ -138,10 +140,9 @@ int ncp_posix_shm_setup(ncp_file *f)
     x->list_bytes = ((MPI_Aint)(pool_at(x->np) +
                                 2 * x->np * (x->slot + POOL_ALIGN)) * 8 +
                      63) / 64 * 64;
-    /* the lists hold int64s: start them on a cache line */
+    /* the written rounds and the lists on cache lines of their own */
     x->lists_at = (2 * (MPI_Aint)x->round_cap + 63) / 64 * 64;
-    /* and a cache line for the written rounds */
-    size = x->my_aggr >= 0 ? x->lists_at + 2 * x->list_bytes + 64 : 0;
+    size = x->my_aggr >= 0 ? x->lists_at + 64 + 2 * x->list_bytes : 0;
     x->sbuf = malloc((size_t)x->naggr * sizeof(char *));
     x->first = malloc(2 * (size_t)x->np * sizeof(int64_t));
     if (!x->sbuf || !x->first) err = NC_ENOMEM;
