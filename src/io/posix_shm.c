@@ -26,9 +26,9 @@
  * on before copying into that half again.  So only the aggregator waits
  * for every rank, and a rank only for the aggregator.  Before, an
  * MPI_Allreduce a round agreed on the next windows and made every rank
- * wait for every other: coll_io's issue-6 case ran 1.27x slower at 4
- * ranks on 2 cores, coll_perf's combined writes at 4 ranks 1.08-1.26x
- * (docs/BENCHMARKS.md).
+ * wait for every other: coll_io's issue-6 case ran 1.01-1.27x slower at
+ * 4 ranks on 2 cores (median 1.12x over six sets), coll_perf's combined
+ * writes at 4 ranks 1.08-1.26x (docs/BENCHMARKS.md).
  *
  * Why two halves: round k uses half k % 2, so a rank copies round k + 1
  * while the aggregator writes round k.  Four halves of half the size
