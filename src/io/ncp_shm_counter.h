@@ -18,9 +18,10 @@ typedef struct ncp_shm_counter {
 void ncp_shm_counter_clear(ncp_shm_counter *c);
 
 /* Return once c has reached want; what was stored before the add that
- * reached it is visible then.  Polls a little, then sleeps (Linux) or
- * yields the core between polls: ranks may outnumber cores, and the
- * rank that is to add may need this one's. */
+ * reached it is visible then.  Polls a little, then yields the core
+ * between polls for up to 2 ms (ranks may outnumber cores, and the rank
+ * that is to add may need this one's), then sleeps until an add reaches
+ * the value (Linux; elsewhere it goes on yielding). */
 void ncp_shm_counter_wait(ncp_shm_counter *c, uint32_t want);
 
 /* Add n, publishing what this rank stored before; wakes the sleepers

@@ -54,15 +54,38 @@ typedef struct agg_plan {
     int64_t wpd, m, gpd; /* windows per domain, per granule; granules
                             per domain */
     uint64_t *busy;      /* bit a*gpd + g: granule g of domain a has bytes */
+    uint64_t *dense;     /* the same bits, set where some rank's list
+                            would overflow its shared pool (shared
+                            staging only): such windows run in parts */
+    MPI_Offset part;     /* a dense window's part (cap when none) */
+    int64_t nparts;      /* parts of a dense window */
     int64_t *cur;        /* per domain: this round's window, wpd if none */
+    int64_t *at;         /* per domain: this round's part of it */
     MPI_Offset most;     /* the most bytes one rank writes */
-    int64_t nrounds;     /* the most busy windows of one domain */
+    int64_t nrounds;     /* the most rounds of one domain (a round per
+                            busy window, or per part of a dense one) */
     int64_t nwindows;    /* busy windows of all domains */
 } agg_plan;
 
+static int bit_at(const uint64_t *bits, int64_t bit)
+{
+    return (int)(bits[bit / 64] >> (bit % 64) & 1);
+}
+
+static void bit_set(uint64_t *bits, int64_t bit)
+{
+    bits[bit / 64] |= (uint64_t)1 << (bit % 64);
+}
+
 static int busy_at(const agg_plan *p, int64_t bit)
 {
-    return (int)(p->busy[bit / 64] >> (bit % 64) & 1);
+    return bit_at(p->busy, bit);
+}
+
+/* Does window w of domain a run in parts? */
+static int dense_at(const agg_plan *p, int a, int64_t w)
+{
+    return p->part < p->cap && bit_at(p->dense, a * p->gpd + w / p->m);
 }
 
 /* Mark the granules my extents touch, domain by domain. */
@@ -77,8 +100,7 @@ static void plan_mark(agg_plan *p, const ncp_extents *ext)
             MPI_Offset stop = end < dlo + p->dsz ? end : dlo + p->dsz;
             g1 = (stop - 1 - dlo) / gcap;
             for (g = (o - dlo) / gcap; g <= g1; g++) {
-                int64_t bit = a * p->gpd + g;
-                p->busy[bit / 64] |= (uint64_t)1 << (bit % 64);
+                bit_set(p->busy, a * p->gpd + g);
             }
             o = stop;
         }
@@ -97,15 +119,18 @@ static int plan_alloc(agg_plan *p, int naggr)
 {
     int64_t bits = naggr > NCP_AGG_MAXBITS ? naggr : NCP_AGG_MAXBITS;
     memset(p, 0, sizeof(*p));
-    p->busy = malloc((size_t)(bits + 63) / 64 * sizeof(uint64_t));
+    /* the busy bits, then room for as many dense ones */
+    p->busy = malloc(2 * (size_t)(bits + 63) / 64 * sizeof(uint64_t));
     p->cur = malloc((size_t)naggr * sizeof(int64_t));
-    return p->busy && p->cur ? NC_NOERR : NC_ENOMEM;
+    p->at = calloc((size_t)naggr, sizeof(int64_t));
+    return p->busy && p->cur && p->at ? NC_NOERR : NC_ENOMEM;
 }
 
 static void plan_free(agg_plan *p)
 {
     free(p->busy);
     free(p->cur);
+    free(p->at);
 }
 
 /*
@@ -141,9 +166,10 @@ static int64_t window_key(const agg_plan *p, int64_t wpd, MPI_Offset c,
 }
 
 /* The most pairs my extents put in one window of size c: one per extent
- * touching it (ext ascends). */
-static int64_t fullest_window(const agg_plan *p, const ncp_extents *ext,
-                              MPI_Offset c)
+ * touching it (ext ascends).  With dense, windows (of size p->cap) in
+ * which that exceeds slot get their dense bit. */
+static int64_t count_pairs(const agg_plan *p, const ncp_extents *ext,
+                           MPI_Offset c, int64_t slot, uint64_t *dense)
 {
     int64_t i, n = 0, most = 0, cur = -1;
     int64_t wpd = (p->dsz + c - 1) / c;
@@ -154,29 +180,35 @@ static int64_t fullest_window(const agg_plan *p, const ncp_extents *ext,
         k1 = window_key(p, wpd, c, ext->off[i] + ext->len[i] - 1);
         n = k0 == cur ? n + 1 : 1;
         if (n > most) most = n;
+        if (dense && n > slot)
+            bit_set(dense, k0 / wpd * p->gpd + k0 % wpd / p->m);
         if (k1 != k0) n = 1;
         cur = k1;
     }
     return most;
 }
 
+static int64_t pool_slot(const ncp_file *f)
+{
+    int np;
+    MPI_Comm_size(f->comm, &np);
+    return ncp_posix_shm_slot(f->posix, np);
+}
+
 /*
- * Collective: the shared staging's window, p->cap or smaller, so that no
- * rank touches more extents in any window than its list in a half holds
- * (a rank's share of one pair per 64 bytes of the hint's half, at least
- * 16 pairs: only extents far smaller than that cut the windows).  Halved
- * in whole pages while a page or more, so window edges stay on page
- * boundaries.
+ * Collective: the part of a window the shared staging stages at once,
+ * p->cap or smaller, so that no rank touches more extents in one part
+ * than its list in a half holds (a rank's share of one pair per 64
+ * bytes of the hint's half, at least 16 pairs: only extents far smaller
+ * than that cut windows into parts).  Halved in whole pages while a
+ * page or more, so part edges stay on page boundaries.
  */
 static MPI_Offset pool_fit(ncp_file *f, const agg_plan *p,
                            const ncp_extents *ext)
 {
     MPI_Offset c = p->cap;
-    int64_t slot;
-    int np;
-    MPI_Comm_size(f->comm, &np);
-    slot = ncp_posix_shm_slot(f->posix, np);
-    while (c > 1 && fullest_window(p, ext, c) > slot)
+    int64_t slot = pool_slot(f);
+    while (c > 1 && count_pairs(p, ext, c, slot, NULL) > slot)
         c = c / 2 >= 4096 ? c / 2 / 4096 * 4096 : c / 2;
     MPI_Allreduce(MPI_IN_PLACE, &c, 1, MPI_OFFSET, MPI_MIN, f->comm);
     return c;
@@ -206,10 +238,11 @@ static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     p->cap = f->posix->round_cap;
     if (f->posix->shm == NCP_SHM_ON) {
         p->cap = sized_cap(f->posix, p, 2);
-        p->cap = pool_fit(f, p, ext);
+        p->part = pool_fit(f, p, ext);
     } else {
-        p->cap = sized_cap(f->posix, p, 1);
+        p->part = p->cap = sized_cap(f->posix, p, 1);
     }
+    p->nparts = (p->cap + p->part - 1) / p->part;
     p->wpd = (p->dsz + p->cap - 1) / p->cap;
     p->gpd = NCP_AGG_MAXBITS / naggr;
     if (p->gpd < 1) p->gpd = 1;
@@ -217,30 +250,45 @@ static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     p->m = (p->wpd + p->gpd - 1) / p->gpd;
     p->gpd = (p->wpd + p->m - 1) / p->m;
     nwords = (naggr * p->gpd + 63) / 64;
+    /* the dense bits follow the busy ones, so one allreduce takes both */
+    p->dense = p->busy + nwords;
+    if (p->part < p->cap) nwords *= 2;
     memset(p->busy, 0, (size_t)nwords * sizeof(uint64_t));
     plan_mark(p, ext);
+    if (p->part < p->cap) count_pairs(p, ext, p->cap, pool_slot(f), p->dense);
     MPI_Allreduce(MPI_IN_PLACE, p->busy, (int)nwords, MPI_UINT64_T, MPI_BOR,
                   f->comm);
     for (a = 0; a < naggr; a++) {
         int64_t n = 0;
         for (w = plan_next_busy(p, (int)a, 0); w < p->wpd;
-             w = plan_next_busy(p, (int)a, w + 1))
-            n++;
+             w = plan_next_busy(p, (int)a, w + 1)) {
+            n += dense_at(p, (int)a, w) ? p->nparts : 1;
+            p->nwindows++;
+        }
         p->cur[a] = plan_next_busy(p, (int)a, 0);
+        p->at[a] = 0;
         if (n > p->nrounds) p->nrounds = n;
-        p->nwindows += n;
     }
 }
 
-/* Every domain moves on to its next busy window. */
+/* Every domain moves on to the next part of a dense window, or to its
+ * next busy window. */
 static void plan_advance(ncp_file *f, agg_plan *p)
 {
     int a;
-    for (a = 0; a < f->posix->naggr; a++)
-        if (p->cur[a] < p->wpd) p->cur[a] = plan_next_busy(p, a, p->cur[a] + 1);
+    for (a = 0; a < f->posix->naggr; a++) {
+        if (p->cur[a] >= p->wpd) continue;
+        if (dense_at(p, a, p->cur[a]) && p->at[a] + 1 < p->nparts) {
+            p->at[a]++;
+        } else {
+            p->at[a] = 0;
+            p->cur[a] = plan_next_busy(p, a, p->cur[a] + 1);
+        }
+    }
 }
 
-/* Aggregator a's window this round: [*lo, *hi), possibly empty. */
+/* Aggregator a's window (or part of one) this round: [*lo, *hi),
+ * possibly empty. */
 static void plan_window(const agg_plan *p, int a, MPI_Offset *lo,
                         MPI_Offset *hi)
 {
@@ -250,6 +298,10 @@ static void plan_window(const agg_plan *p, int a, MPI_Offset *lo,
     if (p->cur[a] >= p->wpd) return;
     *lo = dlo + p->cur[a] * p->cap;
     *hi = *lo + p->cap;
+    if (dense_at(p, a, p->cur[a])) {
+        *lo += p->at[a] * p->part;
+        if (*hi > *lo + p->part) *hi = *lo + p->part;
+    }
     if (*hi > dhi) *hi = dhi;
     if (*hi > p->hi) *hi = p->hi;
     if (*lo > *hi) *lo = *hi;
