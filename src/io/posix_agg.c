@@ -77,11 +77,6 @@ static void bit_set(uint64_t *bits, int64_t bit)
     bits[bit / 64] |= (uint64_t)1 << (bit % 64);
 }
 
-static int busy_at(const agg_plan *p, int64_t bit)
-{
-    return bit_at(p->busy, bit);
-}
-
 /* Does window w of domain a run in parts? */
 static int dense_at(const agg_plan *p, int a, int64_t w)
 {
@@ -110,7 +105,7 @@ static void plan_mark(agg_plan *p, const ncp_extents *ext)
 /* Domain a's first busy window at or after w; wpd when there is none. */
 static int64_t plan_next_busy(const agg_plan *p, int a, int64_t w)
 {
-    while (w < p->wpd && !busy_at(p, a * p->gpd + w / p->m))
+    while (w < p->wpd && !bit_at(p->busy, a * p->gpd + w / p->m))
         w = (w / p->m + 1) * p->m;
     return w < p->wpd ? w : p->wpd;
 }
@@ -188,13 +183,6 @@ static int64_t count_pairs(const agg_plan *p, const ncp_extents *ext,
     return most;
 }
 
-static int64_t pool_slot(const ncp_file *f)
-{
-    int np;
-    MPI_Comm_size(f->comm, &np);
-    return ncp_posix_shm_slot(f->posix, np);
-}
-
 /*
  * Collective: the part of a window the shared staging stages at once,
  * p->cap or smaller, so that no rank touches more extents in one part
@@ -204,10 +192,9 @@ static int64_t pool_slot(const ncp_file *f)
  * page or more, so part edges stay on page boundaries.
  */
 static MPI_Offset pool_fit(ncp_file *f, const agg_plan *p,
-                           const ncp_extents *ext)
+                           const ncp_extents *ext, int64_t slot)
 {
     MPI_Offset c = p->cap;
-    int64_t slot = pool_slot(f);
     while (c > 1 && count_pairs(p, ext, c, slot, NULL) > slot)
         c = c / 2 >= 4096 ? c / 2 / 4096 * 4096 : c / 2;
     MPI_Allreduce(MPI_IN_PLACE, &c, 1, MPI_OFFSET, MPI_MIN, f->comm);
@@ -219,8 +206,8 @@ static MPI_Offset pool_fit(ncp_file *f, const agg_plan *p,
 static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
 {
     MPI_Offset mine[3], all[3];
-    int64_t span, nwords, a, w;
-    int naggr = f->posix->naggr;
+    int64_t span, nwords, a, w, slot = 0; /* slot: shared staging only */
+    int naggr = f->posix->naggr, np;
     mine[0] = ext->n ? -ext->off[0] : -INT64_MAX;
     mine[1] = ext->n ? ext->off[ext->n - 1] + ext->len[ext->n - 1] : 0;
     mine[2] = ext->nbytes;
@@ -238,7 +225,9 @@ static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     p->cap = f->posix->round_cap;
     if (f->posix->shm == NCP_SHM_ON) {
         p->cap = sized_cap(f->posix, p, 2);
-        p->part = pool_fit(f, p, ext);
+        MPI_Comm_size(f->comm, &np);
+        slot = ncp_posix_shm_slot(f->posix, np);
+        p->part = pool_fit(f, p, ext, slot);
     } else {
         p->part = p->cap = sized_cap(f->posix, p, 1);
     }
@@ -255,7 +244,7 @@ static void plan_make(ncp_file *f, const ncp_extents *ext, agg_plan *p)
     if (p->part < p->cap) nwords *= 2;
     memset(p->busy, 0, (size_t)nwords * sizeof(uint64_t));
     plan_mark(p, ext);
-    if (p->part < p->cap) count_pairs(p, ext, p->cap, pool_slot(f), p->dense);
+    if (p->part < p->cap) count_pairs(p, ext, p->cap, slot, p->dense);
     MPI_Allreduce(MPI_IN_PLACE, p->busy, (int)nwords, MPI_UINT64_T, MPI_BOR,
                   f->comm);
     for (a = 0; a < naggr; a++) {
