@@ -21,20 +21,9 @@
 #include <pnetcdf.h>
 
 #include "io/ncp_posix.h"
+#include "unit_check.h"
 
 enum { FILE_LEN = 5 << 20, SENTINEL = 0xA5 };
-
-static long passed, failed;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL %s\n", what);
-    }
-}
 
 static unsigned char file_byte(int64_t off)
 {

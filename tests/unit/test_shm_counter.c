@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "io/ncp_shm_counter.h"
+#include "unit_check.h"
 
 enum { PAYLOAD = 1 << 16, PINGPONG = 20000 };
 
@@ -32,18 +33,6 @@ typedef struct shared {
     ncp_shm_counter ping, pong;
     unsigned char payload[PAYLOAD];
 } shared;
-
-static long passed, failed;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL %s\n", what);
-    }
-}
 
 static void pause_ms(long ms)
 {
