@@ -49,6 +49,12 @@ int64_t ncp_stream_clip(const ncp_stream *s, MPI_Offset lo, MPI_Offset hi,
 int ncp_stream_mem_add(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
                        ncp_extents *out);
 
+/* The memory blocks holding stream range [s0, s1) (s0 < s1): how many,
+ * and, unless blen is NULL, their lengths and absolute addresses in
+ * blen[] and disp[]. */
+int64_t ncp_stream_blocks(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                          int *blen, MPI_Aint *disp);
+
 /* A committed datatype over the memory of stream range [s0, s1) (s0 < s1):
  * hindexed bytes at absolute addresses, used from MPI_BOTTOM. */
 int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,

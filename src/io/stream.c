@@ -127,12 +127,25 @@ int ncp_stream_mem_add(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
     return err;
 }
 
-int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
-                    MPI_Datatype *t)
+int64_t ncp_stream_blocks(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                          int *blen, MPI_Aint *disp)
 {
     const ncp_extents *m = s->mem;
     int64_t first = last_at_or_below(s->mem_at, m->n, s0), i, k = 0;
     int64_t nblk = last_at_or_below(s->mem_at, m->n, s1 - 1) - first + 1;
+    for (i = first; blen && k < nblk; i++, k++) {
+        MPI_Offset a, b;
+        piece_clip(s, i, s0, s1, &a, &b);
+        disp[k] = (MPI_Aint)(m->off[i] + (a - s->mem_at[i]));
+        blen[k] = (int)(b - a);
+    }
+    return nblk;
+}
+
+int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                    MPI_Datatype *t)
+{
+    int64_t nblk = ncp_stream_blocks(s, s0, s1, NULL, NULL);
     int *blen = malloc((size_t)nblk * sizeof(*blen));
     MPI_Aint *disp = malloc((size_t)nblk * sizeof(*disp));
     if (!blen || !disp) {
@@ -140,12 +153,7 @@ int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
         free(disp);
         return NC_ENOMEM;
     }
-    for (i = first; k < nblk; i++, k++) {
-        MPI_Offset a, b;
-        piece_clip(s, i, s0, s1, &a, &b);
-        disp[k] = (MPI_Aint)(m->off[i] + (a - s->mem_at[i]));
-        blen[k] = (int)(b - a);
-    }
+    ncp_stream_blocks(s, s0, s1, blen, disp);
     MPI_Type_create_hindexed((int)nblk, blen, disp, MPI_BYTE, t);
     MPI_Type_commit(t);
     free(blen);
