@@ -264,13 +264,15 @@ static void batch_exchange(const ncp_file *f, msg_call *c)
                   c->rdsp, MPI_INT64_T, f->comm);
 }
 
-/* The batch's buffers: a send type's blocks and the packing for mine,
- * the pairs and bytes of its largest round for an aggregator's. */
+/* The batch's buffers: a type's blocks (a receive type has two) and the
+ * packing for my sends, the pairs and bytes of its largest round for an
+ * aggregator's receives. */
 static int batch_alloc(const ncp_file *f, const ncp_stream *s, msg_call *c,
                        msg_inbox *in)
 {
     int64_t k, most_pairs = 0, most_bytes = 0, nb = c->most_blocks + 1;
     int q;
+    if (nb < 2) nb = 2;
     c->blen = malloc((size_t)nb * sizeof(int));
     c->disp = malloc((size_t)nb * sizeof(MPI_Aint));
     c->btype = malloc((size_t)nb * sizeof(MPI_Datatype));

@@ -93,8 +93,15 @@ int MPI_Allgather(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
     return PMPI_Allgather(sb, sc, st, rb, rc, rt, comm);
 }
 
-static signed char byte_at(MPI_Offset i) { return (signed char)(i * 13 % 241); }
-static int int_at(MPI_Offset i) { return (int)(i * 2654435761u % 1000003u) - 7; }
+static signed char byte_at(MPI_Offset i)
+{
+    return (signed char)(i * 13 % 241);
+}
+
+static int int_at(MPI_Offset i)
+{
+    return (int)(i * 2654435761u % 1000003u) - 7;
+}
 
 static long long rounds_so_far(int nc)
 {
