@@ -287,17 +287,17 @@ static int write_shared(ncp_file *f, ncp_agg_plan *p, const ncp_stream *s)
     const ncp_posix *x = f->posix;
     int a, e, werr = NC_NOERR;
     int64_t k;
-    MPI_Offset lo, hi;
+    MPI_Offset lo, hi, my_lo = 0; /* my_lo: my own window's start */
     /* a failed write on one aggregator does not stop the rounds: the
      * others still write theirs, and the caller agrees on the code */
     for (k = 0; k < p->nrounds; k++) {
         for (a = 0; a < x->naggr; a++) {
             ncp_agg_plan_window(p, a, &lo, &hi);
             ncp_posix_shm_put(f, s, a, lo, hi);
+            if (a == x->my_aggr) my_lo = lo;
         }
         if (x->my_aggr >= 0) {
-            ncp_agg_plan_window(p, x->my_aggr, &lo, &hi);
-            e = ncp_posix_shm_drain(f, lo);
+            e = ncp_posix_shm_drain(f, my_lo);
             if (e != NC_NOERR && werr == NC_NOERR) werr = e;
         }
         ncp_posix_shm_next(f);
