@@ -296,7 +296,9 @@ static int batch_alloc(const ncp_file *f, const ncp_stream *s, msg_call *c,
 }
 
 /* My extents clipped to each aggregator's window in round k, and the
- * stream range holding their bytes. */
+ * stream range holding their bytes.  batch_count counted them already;
+ * clipping again here, a round at a time, keeps one round's pairs in
+ * memory instead of a batch's. */
 static void round_clip(const msg_call *c, const ncp_stream *s, int64_t k)
 {
     int64_t used = 0;
