@@ -46,6 +46,37 @@ enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
 #define NCP_SHM_MIN_CAP ((MPI_Offset)48 << 10)
 #define NCP_SHM_CAP_STEP ((MPI_Offset)16 << 10)
 
+/*
+ * The shared staging (posix_shm.c): an MPI shared-memory window with
+ * each aggregator's two halves and lists, and where its rounds stand.
+ * It outlives the file that made it when kept (shm_keep.c): a later file
+ * on a congruent communicator with the same staging hints takes it over,
+ * round count and all, as if its calls were that file's next ones.
+ */
+typedef struct ncp_shm_stage {
+    MPI_Win win;        /* the window, in one MPI_Win_lock_all epoch */
+    MPI_Comm comm;      /* the window's ranks: files congruent to it may
+                           use it */
+    int64_t round_cap;  /* the key of a kept staging: round_cap and */
+    int64_t per_node;   /* nc_posix_aggrs_per_node */
+    char **sbuf;        /* per aggregator: its two halves in win */
+    int np, me;         /* ranks in comm and mine */
+    int64_t round;      /* rounds staged through the window so far, the
+                           same on every rank */
+    int64_t *first;     /* the aggregator's merge: per rank, where its
+                           pairs start in a half's pool, then where they
+                           end */
+    int64_t slot;       /* pairs a rank's extent list holds, per half */
+    MPI_Aint list_bytes; /* one half's lists: two counters, a head per
+                            rank, a pool of slot pairs per rank */
+    MPI_Aint lists_at;  /* where, in an aggregator's part, a cache line
+                           of its written rounds and then the lists
+                           start */
+    int kept;           /* on the kept list (shm_keep.c) */
+    int busy;           /* kept: a file holds it */
+    struct ncp_shm_stage *next; /* the kept list */
+} ncp_shm_stage;
+
 typedef struct ncp_posix {
     int naggr;          /* number of aggregators */
     int *aggr;          /* their ranks in f->comm, ascending */
@@ -61,21 +92,11 @@ typedef struct ncp_posix {
     int64_t windows;    /* busy windows of round_cap bytes of the
                            aggregated writes so far, the same on every
                            rank */
-    MPI_Win win;        /* the shared staging, when NCP_SHM_ON */
-    char **sbuf;        /* per aggregator: its two halves in win */
-    int np, me;         /* ranks in f->comm and mine, once the window
-                           exists */
-    int64_t round;      /* rounds staged through the window so far, the
-                           same on every rank */
-    int64_t *first;     /* the aggregator's merge: per rank, where its
-                           pairs start in a half's pool, then where they
-                           end */
-    int64_t slot;       /* pairs a rank's extent list holds, per half */
-    MPI_Aint list_bytes; /* one half's lists: two counters, a head per
-                            rank, a pool of slot pairs per rank */
-    MPI_Aint lists_at;  /* where, in an aggregator's part, a cache line
-                           of its written rounds and then the lists
-                           start */
+    int keep_stage;     /* nc_posix_shm_keep: hand the staging to the
+                           next file at close */
+    int64_t per_node;   /* nc_posix_aggrs_per_node, part of a kept
+                           staging's key */
+    struct ncp_shm_stage *stage; /* the shared staging, when NCP_SHM_ON */
 } ncp_posix;
 
 /* Collective: the bytes of ext (memory side mem) shipped to the
@@ -89,8 +110,25 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
  * NCP_SHM_LATER: the shared staging window.  Every rank agrees on the
  * outcome; on failure shm becomes NCP_SHM_NO (the message path). */
 int ncp_posix_shm_setup(ncp_file *f);
-/* Collective when the window exists (close). */
+/* Collective when the file made its staging (close): the staging is
+ * kept for a later file where nc_posix_shm_keep and every rank's kept
+ * list allow, else freed.  A kept staging the file took over goes back
+ * to the list, with no collective. */
 void ncp_posix_shm_free(ncp_file *f);
+/* Collective over st->comm: the window and st itself. */
+void ncp_shm_stage_free(ncp_shm_stage *st);
+
+/*
+ * The kept list (shm_keep.c), a process's stagings between files, freed
+ * at MPI_Finalize.  None of these is collective; the callers agree.
+ * find: an idle kept staging of a communicator congruent to comm with
+ * the same key, or NULL.  room: whether the list may take one more (and
+ * its MPI_Finalize hook is in place).  add: onto the list, idle.
+ */
+ncp_shm_stage *ncp_shm_keep_find(MPI_Comm comm, int64_t round_cap,
+                                 int64_t per_node);
+int ncp_shm_keep_room(void);
+void ncp_shm_keep_add(ncp_shm_stage *st);
 
 /* When shm is NCP_SHM_ON, one round of an aggregated write, run by
  * every rank in the same order and with no collective: each puts its

@@ -358,15 +358,18 @@ enum { SHM_AUTO, SHM_ENABLE, SHM_DISABLE };
  * coll_perf at 2-4 ranks wrote a median 1.10x faster combined and 1.27x
  * per variable, 0.86-1.61x over the cases; docs/BENCHMARKS.md). */
 static const char *const window_choices[] = {"sized", "full", NULL};
+/* nc_posix_shm_keep: a file's shared staging goes on to the next file
+ * (shm_keep.c), or is freed at close. */
+static const char *const keep_choices[] = {"enable", "disable", NULL};
 
-static int posix_state(ncp_file *f)
+/* The hints the driver's state comes from, rank 0's: aggregators per
+ * node, buffer size, shm, window, keep (as indices into the choices).
+ * vals[0] < 0 when rank 0 met a bad one. */
+static void posix_hints(ncp_file *f, int64_t vals[5])
 {
-    int64_t per_node = 1, cap = (int64_t)1 << 20, vals[4];
-    int rank, nprocs, local, nlocal, i, n = 0, *flags = NULL, err = NC_NOERR;
-    int shm = SHM_AUTO, full = 0, mine;
-    MPI_Comm node;
+    int64_t per_node = 1, cap = (int64_t)1 << 20;
+    int rank, shm = SHM_AUTO, full = 0, keep = 0, err = NC_NOERR;
     MPI_Comm_rank(f->comm, &rank);
-    MPI_Comm_size(f->comm, &nprocs);
     if (rank == 0)
         err = ncp_hints_get_int(f->info, "nc_posix_aggrs_per_node", INT_MAX,
                                 &per_node);
@@ -379,11 +382,58 @@ static int posix_state(ncp_file *f)
     if (rank == 0 && err == NC_NOERR)
         err = ncp_hints_get_choice(f->info, "nc_posix_window",
                                    window_choices, &full);
+    if (rank == 0 && err == NC_NOERR)
+        err = ncp_hints_get_choice(f->info, "nc_posix_shm_keep",
+                                   keep_choices, &keep);
     vals[0] = err == NC_NOERR ? per_node : -1;
     vals[1] = cap;
     vals[2] = shm;
     vals[3] = full;
-    MPI_Bcast(vals, 4, MPI_INT64_T, 0, f->comm);
+    vals[4] = keep;
+    MPI_Bcast(vals, 5, MPI_INT64_T, 0, f->comm);
+}
+
+/* The staging's bytes a round: two rounds share the hint's buffer
+ * (measured as fast with 512 KiB rounds as with 1 MiB at 4 ranks). */
+static int64_t shm_round_cap(int64_t buffer_size)
+{
+    return buffer_size > 1 ? buffer_size / 2 : 1;
+}
+
+/*
+ * Every rank sees the same: one node holds all ranks or not, and the
+ * hints are rank 0's.  Shared staging needs all ranks on one node and
+ * fewer aggregators than ranks there.  Under it, a kept staging of a
+ * congruent communicator is taken over when every rank has one
+ * (all_kept, agreed by the caller), and stages from the first
+ * aggregated write.
+ */
+static void posix_shm_state(ncp_file *f, const int64_t vals[5], int shm_ok,
+                            ncp_shm_stage *found, int all_kept)
+{
+    ncp_posix *x = f->posix;
+    x->per_node = vals[0];
+    x->keep_stage = vals[4] == 0;
+    if (!shm_ok) return;
+    x->shm = NCP_SHM_LATER;
+    x->shm_after = vals[2] == SHM_AUTO ? NCP_SHM_AFTER_WINDOWS : 0;
+    x->round_cap = shm_round_cap(vals[1]);
+    if (!all_kept) return;
+    found->busy = 1;
+    x->stage = found;
+    x->shm = NCP_SHM_ON;
+}
+
+static int posix_state(ncp_file *f)
+{
+    int64_t vals[5];
+    int rank, nprocs, local, nlocal, i, n = 0, *flags = NULL, err = NC_NOERR;
+    int mine, shm_ok, all_kept = 1;
+    ncp_shm_stage *found = NULL;
+    MPI_Comm node;
+    MPI_Comm_rank(f->comm, &rank);
+    MPI_Comm_size(f->comm, &nprocs);
+    posix_hints(f, vals);
     if (vals[0] < 0) return NC_EINVAL;
     f->posix = calloc(1, sizeof(*f->posix));
     flags = malloc((size_t)nprocs * sizeof(int));
@@ -395,25 +445,23 @@ static int posix_state(ncp_file *f)
     MPI_Comm_rank(node, &local);
     MPI_Comm_size(node, &nlocal);
     MPI_Comm_free(&node);
-    mine = local < vals[0];
+    shm_ok = vals[2] != SHM_DISABLE && nlocal == nprocs && vals[0] < nlocal &&
+             f->writable && vals[1] <= NCP_SHM_MAX_CAP;
+    if (shm_ok && vals[4] == 0)
+        found = ncp_shm_keep_find(f->comm, shm_round_cap(vals[1]), vals[0]);
+    /* bit 0: I aggregate; bit 1: I hold a kept staging for this file */
+    mine = (local < vals[0]) | (found ? 2 : 0);
     MPI_Allgather(&mine, 1, MPI_INT, flags, 1, MPI_INT, f->comm);
     f->posix->my_aggr = -1;
     for (i = 0; i < nprocs; i++) {
-        if (flags[i] && i == rank) f->posix->my_aggr = n;
-        if (flags[i]) f->posix->aggr[n++] = i;
+        if (flags[i] & 1 && i == rank) f->posix->my_aggr = n;
+        if (flags[i] & 1) f->posix->aggr[n++] = i;
+        all_kept &= flags[i] >> 1;
     }
     f->posix->naggr = n;
     f->posix->round_cap = vals[1];
     f->posix->full_windows = (int)vals[3];
-    /* every rank sees the same: one node holds all or none of them.
-     * Shared staging keeps two rounds in the same bytes (measured as
-     * fast with 512 KiB rounds as with 1 MiB at 4 ranks). */
-    if (vals[2] != SHM_DISABLE && nlocal == nprocs && n < nprocs &&
-        f->writable && vals[1] <= NCP_SHM_MAX_CAP) {
-        f->posix->shm = NCP_SHM_LATER;
-        f->posix->shm_after = vals[2] == SHM_AUTO ? NCP_SHM_AFTER_WINDOWS : 0;
-        f->posix->round_cap = vals[1] > 1 ? vals[1] / 2 : 1;
-    }
+    posix_shm_state(f, vals, shm_ok, found, all_kept);
 done:
     free(flags);
     return err;

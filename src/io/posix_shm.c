@@ -67,23 +67,23 @@
  * ranks (with a fixed slot per rank, every rank's list took a page of
  * its own, 24-40 KiB in all at 2-4 ranks).
  */
-static char *half_data(const ncp_posix *x, int a, int h)
+static char *half_data(const ncp_shm_stage *x, int a, int h)
 {
     return x->sbuf[a] + h * x->round_cap;
 }
 
-static int64_t *half_fill(const ncp_posix *x, int a, int h)
+static int64_t *half_fill(const ncp_shm_stage *x, int a, int h)
 {
     return (int64_t *)(x->sbuf[a] + x->lists_at + 64 + h * x->list_bytes);
 }
 
 /* the ranks that have put their part of the half's current round */
-static ncp_shm_counter *half_arrived(const ncp_posix *x, int a, int h)
+static ncp_shm_counter *half_arrived(const ncp_shm_stage *x, int a, int h)
 {
     return (ncp_shm_counter *)(half_fill(x, a, h) + 1);
 }
 
-static int64_t *half_heads(const ncp_posix *x, int a, int h)
+static int64_t *half_heads(const ncp_shm_stage *x, int a, int h)
 {
     return half_fill(x, a, h) + 2;
 }
@@ -95,18 +95,18 @@ static int64_t pool_at(int np)
     return (2 + HEAD_WORDS * (int64_t)np + 7) / 8 * 8;
 }
 
-static MPI_Offset *half_pool(const ncp_posix *x, int a, int h)
+static MPI_Offset *half_pool(const ncp_shm_stage *x, int a, int h)
 {
     return (MPI_Offset *)(half_fill(x, a, h) + pool_at(x->np));
 }
 
 /* the rounds aggregator a has written */
-static ncp_shm_counter *aggr_written(const ncp_posix *x, int a)
+static ncp_shm_counter *aggr_written(const ncp_shm_stage *x, int a)
 {
     return (ncp_shm_counter *)(x->sbuf[a] + x->lists_at);
 }
 
-static void clear_counters(ncp_posix *x, int a)
+static void clear_counters(ncp_shm_stage *x, int a)
 {
     int h;
     ncp_shm_counter_clear(aggr_written(x, a));
@@ -116,88 +116,131 @@ static void clear_counters(ncp_posix *x, int a)
     }
 }
 
+static int64_t slot_for(int64_t round_cap, int np)
+{
+    int64_t slot = round_cap / LIST_SHARE / (16 * (int64_t)np);
+    return slot < MIN_SLOT ? MIN_SLOT : slot;
+}
+
 int64_t ncp_posix_shm_slot(const ncp_posix *x, int np)
 {
-    int64_t slot = x->round_cap / LIST_SHARE / (16 * (int64_t)np);
-    return slot < MIN_SLOT ? MIN_SLOT : slot;
+    return slot_for(x->round_cap, np);
+}
+
+static void stage_drop(ncp_shm_stage *st)
+{
+    if (!st) return;
+    free(st->sbuf);
+    free(st->first);
+    free(st);
+}
+
+/* A staging's key, geometry and arrays, before its window. */
+static ncp_shm_stage *stage_new(ncp_file *f)
+{
+    const ncp_posix *x = f->posix;
+    ncp_shm_stage *st = calloc(1, sizeof(*st));
+    if (!st) return NULL;
+    MPI_Comm_size(f->comm, &st->np);
+    MPI_Comm_rank(f->comm, &st->me);
+    st->comm = MPI_COMM_NULL;
+    st->round_cap = x->round_cap;
+    st->per_node = x->per_node;
+    st->slot = slot_for(st->round_cap, st->np);
+    /* the counters, a head per rank, then from a cache line on the pool
+     * with room for each rank's padding; a multiple of 64 bytes, so both
+     * halves' counters start cache lines */
+    st->list_bytes = ((MPI_Aint)(pool_at(st->np) +
+                                 2 * st->np * (st->slot + POOL_ALIGN)) * 8 +
+                      63) / 64 * 64;
+    /* the written rounds and the lists on cache lines of their own */
+    st->lists_at = (2 * (MPI_Aint)st->round_cap + 63) / 64 * 64;
+    st->sbuf = malloc((size_t)x->naggr * sizeof(char *));
+    st->first = malloc(2 * (size_t)st->np * sizeof(int64_t));
+    if (st->sbuf && st->first) return st;
+    stage_drop(st);
+    return NULL;
+}
+
+/* Collective: st's window, on a duplicate of the file's communicator
+ * that returns errors, so a failed allocation comes back as a code
+ * instead of aborting the job.  Returns whether this rank made it. */
+static int stage_window(ncp_file *f, ncp_shm_stage *st)
+{
+    MPI_Aint size = 0, got;
+    MPI_Info info;
+    char *base;
+    int a, unit, made;
+    if (f->posix->my_aggr >= 0) size = st->lists_at + 64 + 2 * st->list_bytes;
+    MPI_Comm_dup(f->comm, &st->comm);
+    MPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    made = MPI_Win_allocate_shared(size, 1, info, st->comm, &base,
+                                   &st->win) == MPI_SUCCESS;
+    MPI_Info_free(&info);
+    for (a = 0; made && a < f->posix->naggr; a++)
+        MPI_Win_shared_query(st->win, f->posix->aggr[a], &got, &unit,
+                             &st->sbuf[a]);
+    return made;
 }
 
 int ncp_posix_shm_setup(ncp_file *f)
 {
     ncp_posix *x = f->posix;
-    MPI_Aint size, got;
-    MPI_Comm comm;
-    MPI_Info info;
-    char *base;
-    int a, unit, err = NC_NOERR, made;
-    MPI_Comm_size(f->comm, &x->np);
-    MPI_Comm_rank(f->comm, &x->me);
-    x->round = 0;
-    x->slot = ncp_posix_shm_slot(x, x->np);
-    /* the counters, a head per rank, then from a cache line on the pool
-     * with room for each rank's padding; a multiple of 64 bytes, so both
-     * halves' counters start cache lines */
-    x->list_bytes = ((MPI_Aint)(pool_at(x->np) +
-                                2 * x->np * (x->slot + POOL_ALIGN)) * 8 +
-                     63) / 64 * 64;
-    /* the written rounds and the lists on cache lines of their own */
-    x->lists_at = (2 * (MPI_Aint)x->round_cap + 63) / 64 * 64;
-    size = x->my_aggr >= 0 ? x->lists_at + 64 + 2 * x->list_bytes : 0;
-    x->sbuf = malloc((size_t)x->naggr * sizeof(char *));
-    x->first = malloc(2 * (size_t)x->np * sizeof(int64_t));
-    if (!x->sbuf || !x->first) err = NC_ENOMEM;
-    if ((err = ncp_io_agree(f->comm, err)) != NC_NOERR) goto fail;
-    /* a failed allocation must come back as a code, not abort the job */
-    MPI_Comm_dup(f->comm, &comm);
-    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "alloc_shared_noncontig", "true");
-    made = MPI_Win_allocate_shared(size, 1, info, comm, &base, &x->win) ==
-           MPI_SUCCESS;
-    MPI_Info_free(&info);
-    MPI_Comm_free(&comm);
-    err = ncp_io_agree(f->comm, made ? NC_NOERR : NC_ENOMEM);
+    ncp_shm_stage *st = stage_new(f);
+    int made = 0, err = ncp_io_agree(f->comm, st ? NC_NOERR : NC_ENOMEM);
+    if (err == NC_NOERR) made = stage_window(f, st);
+    if (err == NC_NOERR)
+        err = ncp_io_agree(f->comm, made ? NC_NOERR : NC_ENOMEM);
     if (err != NC_NOERR) {
-        if (made) MPI_Win_free(&x->win);
-        goto fail;
+        if (made) MPI_Win_free(&st->win);
+        if (st && st->comm != MPI_COMM_NULL) MPI_Comm_free(&st->comm);
+        stage_drop(st);
+        x->shm = NCP_SHM_NO;
+        return err;
     }
-    for (a = 0; a < x->naggr; a++)
-        MPI_Win_shared_query(x->win, x->aggr[a], &got, &unit, &x->sbuf[a]);
-    /* one passive epoch for the file's life, in which the ranks order
+    /* one passive epoch for the window's life, in which the ranks order
      * their accesses with atomics (release stores, acquire loads) */
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, x->win);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, st->win);
+    x->stage = st;
     x->shm = NCP_SHM_ON;
-    if (x->my_aggr >= 0) clear_counters(x, x->my_aggr);
-    MPI_Win_sync(x->win);
+    if (x->my_aggr >= 0) clear_counters(st, x->my_aggr);
+    MPI_Win_sync(st->win);
     /* nobody reserves or hands over before the counters are clear */
     MPI_Barrier(f->comm);
     return NC_NOERR;
-fail:
-    free(x->sbuf);
-    free(x->first);
-    x->sbuf = NULL;
-    x->first = NULL;
-    x->shm = NCP_SHM_NO;
-    return err;
+}
+
+void ncp_shm_stage_free(ncp_shm_stage *st)
+{
+    MPI_Win_unlock_all(st->win);
+    MPI_Win_free(&st->win);
+    MPI_Comm_free(&st->comm);
+    stage_drop(st);
 }
 
 void ncp_posix_shm_free(ncp_file *f)
 {
     ncp_posix *x = f->posix;
-    if (x->shm == NCP_SHM_ON) {
-        MPI_Win_unlock_all(x->win);
-        MPI_Win_free(&x->win);
-    }
-    free(x->sbuf);
-    free(x->first);
-    x->sbuf = NULL;
-    x->first = NULL;
+    ncp_shm_stage *st = x->stage;
+    int keep;
+    x->stage = NULL;
     x->shm = NCP_SHM_NO;
+    if (!st) return;
+    if (st->kept) {
+        st->busy = 0;
+        return;
+    }
+    keep = x->keep_stage && ncp_shm_keep_room();
+    MPI_Allreduce(MPI_IN_PLACE, &keep, 1, MPI_INT, MPI_MIN, f->comm);
+    if (keep) ncp_shm_keep_add(st);
+    else ncp_shm_stage_free(st);
 }
 
 /* Arrivals in the current round's half once every rank has put its
  * part: np per round that used the half, counted since the setup. */
-static uint32_t all_arrived(const ncp_posix *x)
+static uint32_t all_arrived(const ncp_shm_stage *x)
 {
     return (uint32_t)x->np * (uint32_t)(x->round / 2 + 1);
 }
@@ -205,7 +248,7 @@ static uint32_t all_arrived(const ncp_posix *x)
 void ncp_posix_shm_put(ncp_file *f, const ncp_stream *s, int a,
                        MPI_Offset lo, MPI_Offset hi)
 {
-    const ncp_posix *x = f->posix;
+    const ncp_shm_stage *x = f->posix->stage;
     int h = (int)(x->round % 2);
     int64_t *head = half_heads(x, a, h) + HEAD_WORDS * x->me;
     int64_t j, n = 0, at = 0;
@@ -249,9 +292,9 @@ static int write_run(int fd, char *data, MPI_Offset lo, MPI_Offset run,
  * run at a time. */
 static int write_union(ncp_file *f, int h, MPI_Offset lo)
 {
-    const ncp_posix *x = f->posix;
-    const MPI_Offset *pairs = half_pool(x, x->my_aggr, h);
-    char *data = half_data(x, x->my_aggr, h);
+    const ncp_shm_stage *x = f->posix->stage;
+    const MPI_Offset *pairs = half_pool(x, f->posix->my_aggr, h);
+    char *data = half_data(x, f->posix->my_aggr, h);
     MPI_Offset run = 0, end = -1; /* the run being gathered */
     ncp_kmerge m;
     int64_t i;
@@ -272,10 +315,11 @@ static int write_union(ncp_file *f, int h, MPI_Offset lo)
 
 int ncp_posix_shm_drain(ncp_file *f, MPI_Offset lo)
 {
-    ncp_posix *x = f->posix;
+    ncp_shm_stage *x = f->posix->stage;
+    int me = f->posix->my_aggr;
     int h = (int)(x->round % 2), q, any = 0, err = NC_NOERR;
-    const int64_t *head = half_heads(x, x->my_aggr, h);
-    ncp_shm_counter_wait(half_arrived(x, x->my_aggr, h), all_arrived(x));
+    const int64_t *head = half_heads(x, me, h);
+    ncp_shm_counter_wait(half_arrived(x, me, h), all_arrived(x));
     for (q = 0; q < x->np; q++, head += HEAD_WORDS) {
         x->first[q] = head[0];
         x->first[x->np + q] = head[0] + head[1];
@@ -284,14 +328,14 @@ int ncp_posix_shm_drain(ncp_file *f, MPI_Offset lo)
     if (any) err = write_union(f, h, lo);
     /* empty again for the round two on, whose ranks reserve only after
      * the store below */
-    *half_fill(x, x->my_aggr, h) = 0;
-    ncp_shm_counter_add(aggr_written(x, x->my_aggr), 1,
+    *half_fill(x, me, h) = 0;
+    ncp_shm_counter_add(aggr_written(x, me), 1,
                         (uint32_t)(x->round + 1));
     return err;
 }
 
 void ncp_posix_shm_next(ncp_file *f)
 {
-    f->posix->round++;
+    f->posix->stage->round++;
 }
 

@@ -487,8 +487,10 @@ static void check_shm_policy(const char *path, const char *mode, int want1,
     MPI_Offset n1 = 1200, n2 = 6000, len = n1 + n2, i;
     long long r1, s1, r2, s2;
     int nc, dim, v, bad = 0, *back = malloc((size_t)len * sizeof(int));
+    /* no staging kept from the files before (t_shm_keep tests that) */
     snprintf(hints, sizeof hints,
-             "nc_driver=posix;nc_posix_buffer_size=2000;nc_posix_shm=%s",
+             "nc_driver=posix;nc_posix_buffer_size=2000;nc_posix_shm=%s;"
+             "nc_posix_shm_keep=disable",
              mode);
     info = tu_info_of(hints);
     CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
