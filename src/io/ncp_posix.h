@@ -32,7 +32,8 @@ enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
  * about 20 on shared staging was 1.04-1.5x faster (docs/BENCHMARKS.md).
  * 8 keeps the clear win and the old behaviour elsewhere.  Counting
  * windows, not bytes, keeps the rule for any nc_posix_buffer_size: both
- * costs scale with it.
+ * costs scale with it.  A file that took a kept staging over (shm_keep.c)
+ * has nothing to set up and stages in it from the first round.
  */
 #define NCP_SHM_AFTER_WINDOWS 8
 
