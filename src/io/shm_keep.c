@@ -8,7 +8,11 @@
  * writes a file per step or per checkpoint paid both every time.  A kept
  * staging carries over to the next file on a congruent communicator
  * with the same staging hints: coll_perf's writes at 2 and 4 ranks ran
- * a median 1.12x faster (docs/BENCHMARKS.md).
+ * a median 1.09x (combined) and 1.07x (per variable) faster, its write's
+ * extra memory at 32^3 and 50^3 fell from 7.4-13% of a rank's bytes to
+ * under 4% (docs/BENCHMARKS.md).  The price: a kept window's touched
+ * pages stay resident until MPI_Finalize (nc_posix_shm_keep=disable
+ * frees it at close).
  *
  * The list lives until MPI_Finalize, which frees it through a delete
  * callback on MPI_COMM_SELF: the standard runs those first thing in
