@@ -98,17 +98,24 @@ typedef struct mem_cursor {
     MPI_Offset at;
 } mem_cursor;
 
-/* The next slice of memory at the cursor, at most `want` bytes: its
- * address in *p, the width of its swapped elements in *w (0: none), its
- * length returned (0 when memory is used up). */
-static MPI_Offset cursor_take(mem_cursor *c, MPI_Offset want, char **p,
-                              int *w)
+/* The next slice of memory at the cursor, at most `want` bytes (with
+ * whole: or up to the end of the element `want` ends in, in a swapped
+ * piece): its address in *p, the width of its swapped elements in *w
+ * (0: none), its length returned (0 when memory is used up). */
+static MPI_Offset cursor_take(mem_cursor *c, MPI_Offset want, int whole,
+                              char **p, int *w)
 {
     MPI_Offset left, piece;
     if (c->i >= c->mem->n) return 0;
     *w = c->mem->swap ? c->mem->swap[c->i] : 0;
     left = c->mem->len[c->i] - c->at;
     piece = left < want ? left : want;
+    /* A read's chunks cut pieces wherever the bytes before them end;
+     * cut inside an element, a swapped piece's rest was swapped out of
+     * step.  Such a slice runs to the element's end, as pieces and
+     * extents do.  (A copy stops where the read stopped.) */
+    if (whole && *w > 1 && piece < left && piece % *w != 0)
+        piece += *w - piece % *w;
     *p = (char *)(intptr_t)c->mem->off[c->i] + c->at;
     c->at += piece;
     if (c->at == c->mem->len[c->i]) {
@@ -129,7 +136,8 @@ static int take_iov(mem_cursor *c, MPI_Offset want, struct iovec *iov,
     *got = 0;
     while (want > 0 && n < NCP_POSIX_IOV) {
         char *p;
-        MPI_Offset piece = cursor_take(c, want < cap ? want : cap, &p, &width);
+        MPI_Offset piece =
+            cursor_take(c, want < cap ? want : cap, 1, &p, &width);
         if (piece == 0) break;
         w[n] = (unsigned char)width;
         iov[n].iov_base = p;
@@ -225,7 +233,7 @@ static void copy_out(mem_cursor *c, const char *src, MPI_Offset n)
     char *p;
     MPI_Offset piece, whole;
     int w;
-    while (n > 0 && (piece = cursor_take(c, n, &p, &w)) > 0) {
+    while (n > 0 && (piece = cursor_take(c, n, 0, &p, &w)) > 0) {
         whole = w > 1 ? piece / w * w : 0;
         if (whole) ncp_x_swap_copy(p, src, whole / w, w);
         memcpy(p + whole, src + whole, (size_t)(piece - whole));
