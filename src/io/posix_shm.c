@@ -10,7 +10,9 @@
  * aggregator merges the lists to skip the holes and writes the union of
  * the extents from the image.  The windows of every round are planned
  * for the whole call beforehand (posix_agg.c), so a round needs no
- * collective.
+ * collective.  The window and its round count are an ncp_shm_stage,
+ * which outlives its file when kept: a later file on the same ranks
+ * takes it over and goes on counting (shm_keep.c).
  *
  * Why: on the message path the aggregator's CPU copies every rank's bytes
  * into its staging buffer (the shared-memory transport reads them out of
