@@ -15,12 +15,7 @@
 
 #include "testutil.h"
 
-#if defined(__has_include)
-#if __has_include(<ncpario.h>)
-#include <ncpario.h>
-#define HAVE_NCPARIO_PROFILE 1
-#endif
-#endif
+#include "have_ncpario.h"
 
 #define NBIG ((MPI_Offset)2147483648LL + 4100) /* a multiple of 4: no padding */
 
@@ -40,7 +35,7 @@ static void put_in_two_requests(int nc, int v, signed char *buf)
     CHECK_ERR(ncmpi_wait_all(nc, 2, req, status));
     CHECK_ERR(status[0]);
     CHECK_ERR(status[1]);
-#ifdef HAVE_NCPARIO_PROFILE
+#ifdef HAVE_NCPARIO
     {
         ncpario_profile p;
 

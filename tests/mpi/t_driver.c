@@ -30,12 +30,7 @@
 #include "testutil.h"
 #include "hintutil.h"
 
-#if defined(__has_include)
-#if __has_include(<ncpario.h>)
-#define HAVE_NCPARIO 1
-#include <ncpario.h>
-#endif
-#endif
+#include "have_ncpario.h"
 
 /* NY * NX even: a record of r needs no padding.  Padding is a gap no call
  * writes, and OMPIO's collective buffering fills such gaps with whatever

@@ -22,12 +22,7 @@
 #include "testutil.h"
 #include "hintutil.h"
 
-#if defined(__has_include)
-#if __has_include(<ncpario.h>)
-#define HAVE_NCPARIO 1
-#include <ncpario.h>
-#endif
-#endif
+#include "have_ncpario.h"
 
 #define NB 3000000 /* bytes of the byte variables */
 #define NI 750000  /* ints of the int variable */

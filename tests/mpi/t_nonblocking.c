@@ -16,12 +16,7 @@
  */
 #include "testutil.h"
 
-#if defined(__has_include)
-#if __has_include(<ncpario.h>)
-#include <ncpario.h>
-#define HAVE_NCPARIO_PROFILE 1
-#endif
-#endif
+#include "have_ncpario.h"
 
 #define NV 24
 #define NY 4
@@ -33,7 +28,7 @@ static int val(int v, int r, int y, int x) { return v * 100000 + r * 1000 + y * 
 /* MPI-IO calls issued so far (write, read); -1 when not ncpario. */
 static void io_calls(int nc, long long *w, long long *r)
 {
-#ifdef HAVE_NCPARIO_PROFILE
+#ifdef HAVE_NCPARIO
     ncpario_profile p;
     CHECK_ERR(ncpario_inq_profile(nc, &p));
     *w = p.mpiio_write_calls;

@@ -28,12 +28,7 @@
 #include "testutil.h"
 #include "hintutil.h"
 
-#if defined(__has_include)
-#if __has_include(<ncpario.h>)
-#define HAVE_NCPARIO 1
-#include <ncpario.h>
-#endif
-#endif
+#include "have_ncpario.h"
 
 #define NINT 1200 /* ints a file's call writes, over all ranks */
 #define KEEP_MAX 4 /* stagings a process keeps at most */

@@ -34,11 +34,7 @@
 #include "testutil.h"
 #include "hintutil.h"
 
-#if defined(__has_include)
-#if __has_include(<ncpario.h>)
-#define HAVE_NCPARIO 1
-#endif
-#endif
+#include "have_ncpario.h"
 
 /* doubles per rank: 1.6 MB, more than one shared-staging window */
 #define NPER 200003
