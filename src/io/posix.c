@@ -369,6 +369,7 @@ static const char *const window_choices[] = {"sized", "full", NULL};
 /* nc_posix_shm_keep: a file's shared staging goes on to the next file
  * (shm_keep.c), or is freed at close. */
 static const char *const keep_choices[] = {"enable", "disable", NULL};
+enum { KEEP_ENABLE, KEEP_DISABLE };
 
 /* The hints the driver's state comes from, rank 0's: aggregators per
  * node, buffer size, shm, window, keep (as indices into the choices).
@@ -376,7 +377,7 @@ static const char *const keep_choices[] = {"enable", "disable", NULL};
 static void posix_hints(ncp_file *f, int64_t vals[5])
 {
     int64_t per_node = 1, cap = (int64_t)1 << 20;
-    int rank, shm = SHM_AUTO, full = 0, keep = 0, err = NC_NOERR;
+    int rank, shm = SHM_AUTO, full = 0, keep = KEEP_ENABLE, err = NC_NOERR;
     MPI_Comm_rank(f->comm, &rank);
     if (rank == 0)
         err = ncp_hints_get_int(f->info, "nc_posix_aggrs_per_node", INT_MAX,
@@ -421,7 +422,7 @@ static void posix_shm_state(ncp_file *f, const int64_t vals[5], int shm_ok,
 {
     ncp_posix *x = f->posix;
     x->per_node = vals[0];
-    x->keep_stage = vals[4] == 0;
+    x->keep_stage = vals[4] == KEEP_ENABLE;
     if (!shm_ok) return;
     x->shm = NCP_SHM_LATER;
     x->shm_after = vals[2] == SHM_AUTO ? NCP_SHM_AFTER_WINDOWS : 0;
@@ -455,7 +456,7 @@ static int posix_state(ncp_file *f)
     MPI_Comm_free(&node);
     shm_ok = vals[2] != SHM_DISABLE && nlocal == nprocs && vals[0] < nlocal &&
              f->writable && vals[1] <= NCP_SHM_MAX_CAP;
-    if (shm_ok && vals[4] == 0)
+    if (shm_ok && vals[4] == KEEP_ENABLE)
         found = ncp_shm_keep_find(f->comm, shm_round_cap(vals[1]), vals[0]);
     /* bit 0: I aggregate; bit 1: I hold a kept staging for this file */
     mine = (local < vals[0]) | (found ? 2 : 0);
