@@ -17,6 +17,10 @@
 #
 # Expects the caller to have defined the INTERFACE target ncp_pnetcdf when
 # PnetCDF comparisons are wanted.
+#
+# ncp_private_mpi_sessions() gives every test registered so far in the
+# calling directory an OpenMPI session directory of its own; call it after
+# the directory's last add_test.
 
 set(NCP_RUN_MPI_TEST "${CMAKE_CURRENT_LIST_DIR}/../tests/run_mpi_test.sh")
 get_filename_component(NCP_RUN_MPI_TEST "${NCP_RUN_MPI_TEST}" ABSOLUTE)
@@ -98,5 +102,24 @@ function(ncp_add_mpi_test)
     set_tests_properties(${_test} PROPERTIES
       PROCESSORS ${_np} TIMEOUT ${T_TIMEOUT} LABELS mpi
       ENVIRONMENT "${_env}")
+  endforeach()
+endfunction()
+
+# OpenMPI 4.1's mpirun keeps its session files under one directory per user
+# and host (/tmp/ompi.<host>.<uid>), which it makes at start and removes at
+# exit once empty.  Under ctest -j two mpiruns can race on it: one removes
+# it between the other's mkdir (EEXIST) and stat, and the second dies in
+# orte_init ("A call to mkdir was unable to create ... File exists"), as
+# one CI run did.  A base per test means no two concurrent mpiruns share
+# it.  The base is short on purpose (the session holds Unix sockets, whose
+# paths may not pass 107 bytes) and names the build tree by a hash, so two
+# build trees testing at once stay apart too.
+function(ncp_private_mpi_sessions)
+  string(MD5 _tree "${CMAKE_BINARY_DIR}")
+  string(SUBSTRING "${_tree}" 0 8 _tree)
+  get_property(_tests DIRECTORY PROPERTY TESTS)
+  foreach(_test ${_tests})
+    set_property(TEST ${_test} APPEND PROPERTY ENVIRONMENT
+                 "OMPI_MCA_orte_tmpdir_base=/tmp/ncp-mpi-${_tree}/${_test}")
   endforeach()
 endfunction()
