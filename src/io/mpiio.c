@@ -9,6 +9,7 @@
  *     with a derived datatype, never truncated.
  *  3. Extents are ascending and disjoint, as MPI requires of a file type's
  *     displacements.
+ *  4. A write that moved fewer bytes than asked fails (NC_EWRITE).
  */
 #include "ncp_io_driver.h"
 
@@ -39,6 +40,24 @@ int ncp_io_mpi_err(int mpierr, int fallback)
     case MPI_ERR_AMODE: return NC_EINVAL_OMODE;
     default: return fallback;
     }
+}
+
+/*
+ * The code of a write call that returned mpierr with status st, having
+ * been asked for want bytes of type t.  OMPIO (OpenMPI 4.1) answers a
+ * write cut short by the file system (EFBIG past RLIMIT_FSIZE, a full
+ * disk) with MPI_SUCCESS and a short count; unchecked, the lost bytes
+ * went unreported.  (Its collective writes through a file view report
+ * the full count even then: only ROMIO's can be trusted to fail.)
+ */
+static int write_code(int mpierr, const MPI_Status *st, MPI_Datatype t,
+                      MPI_Offset want)
+{
+    MPI_Count got = 0;
+    if (mpierr != MPI_SUCCESS) return ncp_io_mpi_err(mpierr, NC_EWRITE);
+    if (want == 0) return NC_NOERR;
+    MPI_Get_elements_x(st, t, &got);
+    return got == (MPI_Count)want ? NC_NOERR : NC_EWRITE;
 }
 
 static int mpiio_open(ncp_file *f, int create, int clobber)
@@ -186,13 +205,14 @@ static int xfer(MPI_File fh, int collective, int is_write,
     /* One contiguous extent needs no view: an explicit offset does. */
     if (!collective && ext->n == 1 && ext->nbytes <= INT_MAX &&
         mem->n == 1) {
-        if (is_write)
+        if (is_write) {
             mpierr = MPI_File_write_at(fh, ext->off[0], buf,
                                        (int)ext->nbytes, MPI_BYTE, &st);
-        else
-            mpierr = MPI_File_read_at(fh, ext->off[0], buf,
-                                      (int)ext->nbytes, MPI_BYTE, &st);
-        return ncp_io_mpi_err(mpierr, is_write ? NC_EWRITE : NC_EREAD);
+            return write_code(mpierr, &st, MPI_BYTE, ext->nbytes);
+        }
+        mpierr = MPI_File_read_at(fh, ext->off[0], buf, (int)ext->nbytes,
+                                  MPI_BYTE, &st);
+        return ncp_io_mpi_err(mpierr, NC_EREAD);
     }
     /* A rank with nothing to move joins with a plain byte view: ROMIO in
        OpenMPI 4.1 crashes in set_view on an hindexed type of zero blocks. */
@@ -223,8 +243,11 @@ static int xfer(MPI_File fh, int collective, int is_write,
         else
             mpierr = MPI_File_read(fh, buf, count, use, &st);
     }
-    if (err == NC_NOERR)
-        err = ncp_io_mpi_err(mpierr, is_write ? NC_EWRITE : NC_EREAD);
+    if (err == NC_NOERR && is_write)
+        err = write_code(mpierr, &st, count ? mtype : MPI_BYTE,
+                         count ? ext->nbytes : 0);
+    else if (err == NC_NOERR)
+        err = ncp_io_mpi_err(mpierr, NC_EREAD);
     mpierr = MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native",
                                MPI_INFO_NULL);
     if (err == NC_NOERR && mpierr != MPI_SUCCESS) err = NC_EFILE;
@@ -249,16 +272,17 @@ static int mpiio_write_at(ncp_file *f, MPI_Offset off, const void *buf,
                           int64_t n)
 {
     MPI_Status st;
-    int mpierr = MPI_SUCCESS;
+    int err = NC_NOERR;
     const char *p = buf;
-    while (n > 0 && mpierr == MPI_SUCCESS) {
+    while (n > 0 && err == NC_NOERR) {
         int piece = n > NCP_IO_BLOCK ? (int)NCP_IO_BLOCK : (int)n;
-        mpierr = MPI_File_write_at(f->fh, off, p, piece, MPI_BYTE, &st);
+        int mpierr = MPI_File_write_at(f->fh, off, p, piece, MPI_BYTE, &st);
+        err = write_code(mpierr, &st, MPI_BYTE, piece);
         off += piece;
         p += piece;
         n -= piece;
     }
-    return ncp_io_mpi_err(mpierr, NC_EWRITE);
+    return err;
 }
 
 static int mpiio_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
