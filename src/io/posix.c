@@ -150,15 +150,18 @@ static int take_iov(mem_cursor *c, MPI_Offset want, struct iovec *iov,
 }
 
 /*
- * Reverse the elements of the first `done` bytes read into iov[0..n)
- * (widths w), right after the read while they are still in cache: done
- * in one pass at the end of a large combined read, the swap ran at
- * memory speed (coll_perf 4 ranks, 20 record variables of 50^3: 10%
- * slower than reading per variable).  Only whole elements: a partial
- * one exists only where the file ended.
+ * Reverse the elements of the first `done` bytes of iov[0..n) (widths w),
+ * while they are in cache: a read's right after its preadv, a write's
+ * before and after its pwritev.  Done in one pass over a whole combined
+ * call, the swap ran at memory speed: a read of 20 record variables of
+ * 50^3 at 4 ranks (coll_perf) was 10% slower than reading per variable,
+ * and at 1 rank on tmpfs a combined write of them, swapped in place and
+ * back over all 10 MiB, was 0.89-0.95x of writing per variable.  Only
+ * whole elements: a partial one exists only where a read met the end of
+ * the file.
  */
-static void swap_read(const struct iovec *iov, const unsigned char *w, int n,
-                      int64_t done)
+static void swap_slices(const struct iovec *iov, const unsigned char *w,
+                        int n, int64_t done)
 {
     int k;
     for (k = 0; k < n && done > 0; k++) {
@@ -169,31 +172,97 @@ static void swap_read(const struct iovec *iov, const unsigned char *w, int n,
     }
 }
 
-/* The most bytes one preadv brings in when swap_read follows it: well
- * inside a core's L2 cache (1 MiB here), and a multiple of every width. */
-enum { SWAP_READ_CHUNK = 256 << 10 };
+/* The most bytes one preadv or pwritev moves when swap_slices goes with
+ * it: within a core's L2 cache (1 MiB here), and a multiple of every
+ * width.  A write's chunk is the larger: each pwritev to ext4 costs more
+ * than the bytes, and at 1 rank on /tmp a combined write of 20 variables
+ * of 50^3 ran 1.2x faster in 1 MiB chunks than in 256 KiB ones. */
+enum { SWAP_READ_CHUNK = 256 << 10, SWAP_WRITE_CHUNK = 1 << 20 };
 
-/* Move one file extent against the next memory pieces.  *eof is set when
- * a read met the end of the file. */
+static int by_base(const void *a, const void *b)
+{
+    const char *x = ((const struct iovec *)a)->iov_base;
+    const char *y = ((const struct iovec *)b)->iov_base;
+    return x < y ? -1 : x > y;
+}
+
+/* Do two of iov[0..n) share memory?  Pieces come in address order but
+ * for one buffer written to two variables, so sort only when not. */
+static int slices_overlap(const struct iovec *iov, int n)
+{
+    struct iovec s[NCP_POSIX_IOV];
+    const char *end;
+    int k;
+    for (k = 1; k < n; k++)
+        if ((const char *)iov[k].iov_base <
+            (const char *)iov[k - 1].iov_base + iov[k - 1].iov_len)
+            break;
+    if (k >= n) return 0;
+    memcpy(s, iov, (size_t)n * sizeof(*iov));
+    qsort(s, (size_t)n, sizeof(*s), by_base);
+    end = (const char *)s[0].iov_base + s[0].iov_len;
+    for (k = 1; k < n; k++) {
+        const char *e = (const char *)s[k].iov_base + s[k].iov_len;
+        if ((const char *)s[k].iov_base < end) return 1;
+        if (e > end) end = e;
+    }
+    return 0;
+}
+
+/*
+ * Write iov[0..n) at off, the elements of swapped slices (widths w)
+ * reversed in place for the write and back after it, whatever the write
+ * returned: the caller's buffer comes back as it was.  Slices that share
+ * memory (one buffer written twice, or as bytes and as ints) would be
+ * swapped twice, or under each other, so they go one at a time.
+ */
+static int write_swapped(int fd, const struct iovec *iov,
+                         const unsigned char *w, int n, MPI_Offset off)
+{
+    struct iovec moving[NCP_POSIX_IOV];
+    int64_t done;
+    int k, err = NC_NOERR;
+    if (n > 1 && slices_overlap(iov, n)) {
+        for (k = 0; k < n && err == NC_NOERR; k++) {
+            err = write_swapped(fd, &iov[k], &w[k], 1, off);
+            off += (MPI_Offset)iov[k].iov_len;
+        }
+        return err;
+    }
+    swap_slices(iov, w, n, INT64_MAX);
+    memcpy(moving, iov, (size_t)n * sizeof(*iov)); /* move_iov advances */
+    err = move_iov(fd, 1, moving, n, off, &done);
+    swap_slices(iov, w, n, INT64_MAX);
+    return err;
+}
+
+/* Move one file extent against the next memory pieces, in chunks of at
+ * most SWAP_*_CHUNK where they carry swap widths.  *eof is set when a read
+ * met the end of the file. */
 static int move_extent(int fd, int is_write, MPI_Offset off, MPI_Offset len,
                        mem_cursor *cur, int *eof)
 {
     struct iovec iov[NCP_POSIX_IOV], read_iov[NCP_POSIX_IOV];
     unsigned char w[NCP_POSIX_IOV];
-    int64_t done;
+    int64_t done = 0;
     MPI_Offset got;
-    int err = NC_NOERR, swaps = !is_write && cur->mem->swap;
+    int err = NC_NOERR, swaps = cur->mem->swap != NULL;
     while (len > 0 && err == NC_NOERR) {
-        MPI_Offset want = swaps && len > SWAP_READ_CHUNK ? SWAP_READ_CHUNK : len;
+        MPI_Offset chunk = is_write ? SWAP_WRITE_CHUNK : SWAP_READ_CHUNK;
+        MPI_Offset want = swaps && len > chunk ? chunk : len;
         int n = take_iov(cur, want, iov, w, &got);
         if (n == 0) return NC_EINTERNAL; /* memory shorter than file */
-        if (swaps) /* move_iov advances iov past what it moved */
-            memcpy(read_iov, iov, (size_t)n * sizeof(*iov));
-        err = move_iov(fd, is_write, iov, n, off, &done);
-        if (swaps && err == NC_NOERR) swap_read(read_iov, w, n, done);
-        if (err == NC_NOERR && done < got) {
-            *eof = 1;
-            return NC_NOERR;
+        if (is_write && swaps) {
+            err = write_swapped(fd, iov, w, n, off);
+        } else {
+            if (swaps) /* move_iov advances iov past what it moved */
+                memcpy(read_iov, iov, (size_t)n * sizeof(*iov));
+            err = move_iov(fd, is_write, iov, n, off, &done);
+            if (swaps && err == NC_NOERR) swap_slices(read_iov, w, n, done);
+            if (!is_write && err == NC_NOERR && done < got) {
+                *eof = 1;
+                return NC_NOERR;
+            }
         }
         off += got;
         len -= got;
@@ -312,31 +381,34 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
 }
 
 /*
- * A read swaps its bytes as they arrive (ncp_posix_move).  For a write,
- * swapping while copying beats swapping the caller's buffer in place and
- * back wherever this rank copies its bytes anyway: into the shared
- * staging of an aggregated write on one node (posix_shm.c), into its own
- * staging buffer when it is an aggregator.
- * A rank writing its own bytes (one rank, independent mode, an
- * aggregator per rank) copies nothing, so it swaps in place: a bounce
- * buffer, 1.08-1.23x faster at 1 rank, had to be a tenth of the call to
- * keep the write's memory under 10% of it, and then took so many pwrites
- * that the combined write was no faster than one write per variable
- * (docs/BENCHMARKS.md).
- * Under nc_posix_shm=disable the other ranks of an aggregated write keep
- * the in-place swap: it runs on all of them at once before the rounds,
- * while packing swapped bytes in the rounds made the aggregator wait for
- * them (0.92-0.95x at 2 and 4 ranks).  Under auto they pack even before
- * the shared staging is due: the call that sets it up cannot be told
- * from the others before the rounds are planned, and swapping in place
- * there made coll_perf's 50^3 fixed writes 1.2-1.3x slower.
+ * The posix driver swaps every byte-swapped buffer itself, but for one
+ * case.  A read swaps its bytes as they arrive (ncp_posix_move).  A rank
+ * writing its own bytes (one rank, independent mode, an aggregator per
+ * rank) swaps the caller's buffer in place and back one 1 MiB chunk at a
+ * time around each pwritev, while the chunk is in cache: swapped in place
+ * whole before the write and back after it, a combined write of 20
+ * variables of 50^3 at 1 rank on tmpfs was 0.89-0.95x of writing per
+ * variable (a bounce buffer instead, 1.08-1.23x faster at 1 rank, had to
+ * be a tenth of the call to keep the write's memory under 10% of it, and
+ * then took so many pwrites that the combined write was no faster than
+ * one write per variable).  Where a rank copies its bytes anyway, it
+ * swaps while copying: into the shared staging of an aggregated write on
+ * one node (posix_shm.c), into its own staging buffer when it is an
+ * aggregator.
+ * The exception: under nc_posix_shm=disable the other ranks of an
+ * aggregated write leave the in-place swap to the engine: it runs on all
+ * of them at once before the rounds, while packing swapped bytes in the
+ * rounds made the aggregator wait for them (0.92-0.95x at 2 and 4
+ * ranks).  Under auto they pack even before the shared staging is due:
+ * the call that sets it up cannot be told from the others before the
+ * rounds are planned, and swapping in place there made coll_perf's 50^3
+ * fixed writes 1.2-1.3x slower.
  * docs/BENCHMARKS.md has the runs.
  */
 static int posix_swaps(const ncp_file *f, int collective, int is_write)
 {
-    if (!is_write) return 1; /* every rank reads its own bytes */
-    return posix_write_aggregates(f, collective) &&
-           (f->posix->my_aggr >= 0 || f->posix->shm != NCP_SHM_NO);
+    if (!is_write || !posix_write_aggregates(f, collective)) return 1;
+    return f->posix->my_aggr >= 0 || f->posix->shm != NCP_SHM_NO;
 }
 
 static int open_fd(ncp_file *f, int flags, int fallback)

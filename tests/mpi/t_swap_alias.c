@@ -15,7 +15,10 @@
  * nc_in_place_swap enable and auto (buffers of 80 KB, above the auto
  * threshold) and disable (no in-place swap: the reference file); posix
  * by message (non-aggregators swap in place); I/O groups; posix with the
- * swap deferred to the driver.  The caller's buffers come back unchanged,
+ * swap deferred to the driver: into the staging of an aggregated write
+ * (at 2 and 4 ranks), or, where each rank writes its own bytes (1 rank,
+ * and an aggregator per rank), in place chunk by chunk around its
+ * pwritev, where a chunk whose pieces share memory goes piece by piece.  The caller's buffers come back unchanged,
  * every value reads back through a buffer of its own, the shared-buffer
  * gets run under the setting that wrote the file, and every file equals
  * the reference byte for byte.
@@ -173,6 +176,8 @@ static const struct {
      "nc_driver=posix;nc_posix_shm=disable;nc_in_place_swap=enable"},
     {"groups", "nc_io_group_size=2;nc_in_place_swap=enable"},
     {"posix", "nc_driver=posix;nc_in_place_swap=enable"},
+    {"posix_direct",
+     "nc_driver=posix;nc_posix_aggrs_per_node=64;nc_in_place_swap=enable"},
 };
 #define NSETTINGS ((int)(sizeof(settings) / sizeof(settings[0])))
 
