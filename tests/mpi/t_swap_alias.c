@@ -18,10 +18,11 @@
  * swap deferred to the driver: into the staging of an aggregated write
  * (at 2 and 4 ranks), or, where each rank writes its own bytes (1 rank,
  * and an aggregator per rank), in place chunk by chunk around its
- * pwritev, where a chunk whose pieces share memory goes piece by piece.  The caller's buffers come back unchanged,
- * every value reads back through a buffer of its own, the shared-buffer
- * gets run under the setting that wrote the file, and every file equals
- * the reference byte for byte.
+ * pwritev, where a chunk whose pieces share memory goes piece by piece.
+ * The caller's buffers come back unchanged, every value reads back
+ * through a buffer of its own, the shared-buffer gets run under the
+ * setting that wrote the file, and every file equals the reference byte
+ * for byte.
  */
 #define _DEFAULT_SOURCE /* unsetenv */
 #include <stdlib.h>
