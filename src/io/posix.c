@@ -244,11 +244,11 @@ static int move_extent(int fd, int is_write, MPI_Offset off, MPI_Offset len,
 {
     struct iovec iov[NCP_POSIX_IOV], read_iov[NCP_POSIX_IOV];
     unsigned char w[NCP_POSIX_IOV];
-    int64_t done = 0;
+    int64_t done;
     MPI_Offset got;
+    MPI_Offset chunk = is_write ? SWAP_WRITE_CHUNK : SWAP_READ_CHUNK;
     int err = NC_NOERR, swaps = cur->mem->swap != NULL;
     while (len > 0 && err == NC_NOERR) {
-        MPI_Offset chunk = is_write ? SWAP_WRITE_CHUNK : SWAP_READ_CHUNK;
         MPI_Offset want = swaps && len > chunk ? chunk : len;
         int n = take_iov(cur, want, iov, w, &got);
         if (n == 0) return NC_EINTERNAL; /* memory shorter than file */
@@ -259,7 +259,7 @@ static int move_extent(int fd, int is_write, MPI_Offset off, MPI_Offset len,
                 memcpy(read_iov, iov, (size_t)n * sizeof(*iov));
             err = move_iov(fd, is_write, iov, n, off, &done);
             if (swaps && err == NC_NOERR) swap_slices(read_iov, w, n, done);
-            if (!is_write && err == NC_NOERR && done < got) {
+            if (err == NC_NOERR && done < got) {
                 *eof = 1;
                 return NC_NOERR;
             }

@@ -67,7 +67,7 @@ static int put_both(int nc, const int *v, int *a, double *b, int collective)
 static void check_file(const char *path)
 {
     MPI_Offset st = (MPI_Offset)tu_myrank * N, ct = N;
-    int *a = malloc(N * sizeof *a), nc, v[2];
+    int *a = malloc(N * sizeof *a), nc, v[2], bad;
     double *b = malloc(N * sizeof *b);
     CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, MPI_INFO_NULL,
                          &nc));
@@ -75,8 +75,8 @@ static void check_file(const char *path)
     CHECK_ERR(ncmpi_inq_varid(nc, "b", &v[1]));
     CHECK_ERR(ncmpi_get_vara_int_all(nc, v[0], &st, &ct, a));
     CHECK_ERR(ncmpi_get_vara_double_all(nc, v[1], &st, &ct, b));
-    CHECKF(wrong_values(a, b) == 0, "%s: %d values read back wrong", path,
-           wrong_values(a, b));
+    bad = wrong_values(a, b);
+    CHECKF(bad == 0, "%s: %d values read back wrong", path, bad);
     CHECK_ERR(ncmpi_close(nc));
     free(a);
     free(b);
@@ -85,7 +85,7 @@ static void check_file(const char *path)
 static void run(const char *path, const char *hints, int collective)
 {
     MPI_Info info = tu_info_of(hints);
-    int *a = malloc(N * sizeof *a), nc, v[2], dim;
+    int *a = malloc(N * sizeof *a), nc, v[2], dim, bad;
     double *b = malloc(N * sizeof *b);
     MPI_Offset b_at;
     fill(a, b);
@@ -101,14 +101,15 @@ static void run(const char *path, const char *hints, int collective)
     set_fsize_limit((rlim_t)(b_at + (MPI_Offset)tu_myrank * N * 8 + N * 4));
     EXPECT_ERR(put_both(nc, v, a, b, collective), NC_EWRITE);
     set_fsize_limit(RLIM_INFINITY);
-    CHECKF(wrong_values(a, b) == 0,
+    bad = wrong_values(a, b);
+    CHECKF(bad == 0,
            "%s: %d of the caller's values changed by the failed write",
-           hints, wrong_values(a, b));
+           hints, bad);
 
     CHECK_ERR(put_both(nc, v, a, b, collective));
-    CHECKF(wrong_values(a, b) == 0,
-           "%s: %d of the caller's values changed by the write", hints,
-           wrong_values(a, b));
+    bad = wrong_values(a, b);
+    CHECKF(bad == 0, "%s: %d of the caller's values changed by the write",
+           hints, bad);
     if (!collective) CHECK_ERR(ncmpi_end_indep_data(nc));
     CHECK_ERR(ncmpi_close(nc));
     MPI_Info_free(&info);
