@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Every ncmpi_* function PnetCDF's shared library exports, ours exports.
+
+A program linked against PnetCDF must link against ncpario unchanged, so
+the dynamic symbol tables are compared (nm -D, defined symbols only).
+PnetCDF's library is found through pkg-config's libdir when the file is
+there (Debian's pnetcdf.pc names /usr/lib, which lacks it), else through
+ldconfig's cache, else by --ref.  Names ours exports beyond PnetCDF's are
+listed for information only.
+
+Usage: check_exports_vs_pnetcdf.py --ours libncpario.so [--ref libpnetcdf.so]
+           [--nm nm]
+Exit status 0 only when no PnetCDF ncmpi_* export is missing from ours.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+
+def find_pnetcdf_lib():
+    try:
+        r = subprocess.run(["pkg-config", "--variable=libdir", "pnetcdf"],
+                           capture_output=True, text=True)
+        cand = os.path.join(r.stdout.strip(), "libpnetcdf.so")
+        if r.returncode == 0 and r.stdout.strip() and os.path.exists(cand):
+            return cand
+    except OSError:
+        pass
+    try:
+        r = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True)
+        for line in r.stdout.splitlines():
+            m = re.search(r"libpnetcdf\.so[.\w]*\s.*=>\s*(\S+)", line)
+            if m and os.path.exists(m.group(1)):
+                return m.group(1)
+    except OSError:
+        pass
+    return None
+
+
+def exported(nm, lib):
+    r = subprocess.run([nm, "-D", "--defined-only", lib],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("%s -D %s failed:\n%s" % (nm, lib, r.stderr))
+    names = set()
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[1] in "TtWwiI" and f[2].startswith("ncmpi_"):
+            names.add(f[2].split("@")[0])
+    return names
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ours", required=True)
+    ap.add_argument("--ref")
+    ap.add_argument("--nm", default="nm")
+    args = ap.parse_args()
+    ref = args.ref or find_pnetcdf_lib()
+    if not ref:
+        print("FAIL: PnetCDF's libpnetcdf.so not found (give --ref)")
+        return 1
+    try:
+        ours = exported(args.nm, args.ours)
+        theirs = exported(args.nm, ref)
+    except (RuntimeError, OSError) as e:
+        print(str(e))
+        return 1
+    if not theirs:
+        print("FAIL: no ncmpi_* export found in %s" % ref)
+        return 1
+    missing = sorted(theirs - ours)
+    extra = sorted(ours - theirs)
+    for n in extra:
+        print("note: exported by ours only: %s" % n)
+    for n in missing:
+        print("exported by PnetCDF, missing from ours: %s" % n)
+    if missing:
+        print("FAIL: %d of PnetCDF's %d ncmpi_* exports missing (%s)"
+              % (len(missing), len(theirs), ref))
+        return 1
+    print("OK: all %d ncmpi_* exports of %s are in ours (%d)"
+          % (len(theirs), ref, len(ours)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
