@@ -62,21 +62,19 @@ static int write_code(int mpierr, const MPI_Status *st, MPI_Datatype t,
 
 static int mpiio_open(ncp_file *f, int create, int clobber)
 {
-    int err, rank, mpierr, amode;
-    MPI_Comm_rank(f->comm, &rank);
-    if (create && clobber) {
-        /* Truncate by deleting first: MPI_MODE_CREATE keeps old bytes. */
-        if (rank == 0) {
-            mpierr = MPI_File_delete(f->path, MPI_INFO_NULL);
-            (void)mpierr; /* a missing file is fine */
-        }
-        MPI_Barrier(f->comm);
-    }
+    int err, mpierr, amode;
     amode = f->writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY;
     if (create) amode |= MPI_MODE_CREATE | (clobber ? 0 : MPI_MODE_EXCL);
     mpierr = MPI_File_open(f->comm, f->path, amode, f->info, &f->fh);
     err = ncp_io_mpi_err(mpierr, create ? NC_EFILE : NC_ENOENT);
     err = ncp_io_agree(f->comm, err);
+    if (err == NC_NOERR && create && clobber) {
+        /* MPI_MODE_CREATE keeps old bytes.  Truncating the open file,
+         * rather than deleting the path first, writes through a symbolic
+         * link instead of replacing it, as the posix driver's O_TRUNC. */
+        mpierr = MPI_File_set_size(f->fh, 0);
+        err = ncp_io_agree(f->comm, ncp_io_mpi_err(mpierr, NC_EFILE));
+    }
     if (err != NC_NOERR && f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);
     if (err == NC_NOERR) MPI_File_set_errhandler(f->fh, MPI_ERRORS_RETURN);
     return err;
