@@ -3,6 +3,7 @@
  * open, and the calls of ncp_io.h passed on to the driver of each file.
  */
 #include "ncp_io_driver.h"
+#include "ncp_eof.h"
 #include "ncp_group.h"
 
 #include <stdint.h>
@@ -216,14 +217,46 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
 
 /* Independent transfers cannot be grouped: an aggregator would have to
  * take part in a call it does not make. */
+static int xferv_route(ncp_file *f, int collective, int is_write,
+                       const ncp_extents *ext, const ncp_extents *mem)
+{
+    if (collective && f->group)
+        return ncp_group_xferv(f, is_write, ext, mem);
+    return f->drv->xferv(f, collective, is_write, ext, mem);
+}
+
+/* A read reaching past the end of the file moves only the bytes inside
+ * it; the rest read as zeros (eof.c).  A rank that cannot clip still
+ * joins a collective call, with nothing to move. */
+static int read_clipped(ncp_file *f, int collective, const ncp_extents *ext,
+                        const ncp_extents *mem)
+{
+    static const ncp_extents none = {0};
+    ncp_eof_clip c;
+    MPI_Offset size = 0;
+    int rc;
+    memset(&c, 0, sizeof(c));
+    rc = ext->n > 0 ? ncp_io_get_size(f, &size) : NC_NOERR;
+    if (rc == NC_NOERR) rc = ncp_eof_clip_read(ext, mem, size, &c);
+    if (rc != NC_NOERR) {
+        if (collective) (void)xferv_route(f, 1, 0, &none, &none);
+    } else if (!c.clipped) {
+        rc = xferv_route(f, collective, 0, ext, mem);
+    } else {
+        rc = xferv_route(f, collective, 0, &c.ext, &c.mem);
+        ncp_eof_clip_finish(&c);
+    }
+    ncp_eof_clip_free(&c);
+    return rc;
+}
+
 int ncp_io_xferv(ncp_file *f, int collective, int is_write,
                  const ncp_extents *ext, const ncp_extents *mem)
 {
     if (mem->swap && !ncp_io_swaps(f, collective, is_write))
         return NC_EINTERNAL;
-    if (collective && f->group)
-        return ncp_group_xferv(f, is_write, ext, mem);
-    return f->drv->xferv(f, collective, is_write, ext, mem);
+    if (!is_write) return read_clipped(f, collective, ext, mem);
+    return xferv_route(f, collective, is_write, ext, mem);
 }
 
 int ncp_io_swaps(const ncp_file *f, int collective, int is_write)
