@@ -56,6 +56,9 @@ int ncp_req_build_vard(const ncp_header *h, const ncp_var *v,
     MPI_Datatype base = MPI_DATATYPE_NULL;
     ncp_extents *e = NULL;
     int err = NC_NOERR, x;
+    /* A zero count of a real buftype moves nothing, as in PnetCDF; a null
+     * buftype means the filetype's worth of the variable's own type. */
+    int empty = a->bufcount == 0 && a->buftype != MPI_DATATYPE_NULL;
 
     memset(r, 0, sizeof(*r));
     r->var = v;
@@ -72,15 +75,18 @@ int ncp_req_build_vard(const ncp_header *h, const ncp_var *v,
     /* Unlike the other flexible calls, bufcount is always a count here. */
     else if (a->bufcount < 0 && a->buftype != MPI_DATATYPE_NULL)
         err = NC_EIOMISMATCH;
-    else err = check_order(e);
+    else if (!empty) err = check_order(e);
     if (err != NC_NOERR) {
         ncp_req_free(r);
         return err;
     }
-    r->nelems = e->nbytes / ncp_xtype_size(v->xtype);
+    /* The records the type reaches count even when nothing is moved. */
     if (v->is_record && e->n > 0) {
-        int64_t end = e->off[e->n - 1] + e->len[e->n - 1];
+        int64_t i, end = 0;
+        for (i = 0; i < e->n; i++)
+            if (e->off[i] + e->len[i] > end) end = e->off[i] + e->len[i];
         r->end_rec = (end + h->recsize - 1) / h->recsize;
     }
+    r->nelems = empty ? 0 : e->nbytes / ncp_xtype_size(v->xtype);
     return NC_NOERR;
 }
