@@ -69,7 +69,8 @@ int ncp_req_build_vard(const ncp_header *h, const ncp_var *v,
         return err;
     }
     r->given = e;
-    x = base == MPI_DATATYPE_NULL ? v->xtype : xtype_of_mpi(base);
+    /* A type that selects nothing has no element type to disagree. */
+    x = e->n == 0 ? v->xtype : xtype_of_mpi(base);
     if (x < 0) err = NC_EUNSPTETYPE;
     else if (x != v->xtype) err = NC_ETYPE_MISMATCH;
     /* Unlike the other flexible calls, bufcount is always a count here. */

@@ -315,6 +315,11 @@ static void errors(int nc, int vf, int vt)
     MPI_Type_free(&bad);
     EXPECT_ERR(ncmpi_put_vard_all(nc, vf, MPI_FLOAT, buf, 0, MPI_INT),
                NC_ETYPE_MISMATCH);
+    /* A filetype that selects nothing is not checked at all. */
+    MPI_Type_contiguous(0, MPI_FLOAT, &bad);
+    MPI_Type_commit(&bad);
+    CHECK_ERR(ncmpi_put_vard_all(nc, vf, bad, buf, 0, MPI_INT));
+    MPI_Type_free(&bad);
 
     CHECK_ERR(ncmpi_begin_indep_data(nc));
     EXPECT_ERR(ncmpi_put_vard_all(nc, vf, t6, buf, 6, MPI_INT), NC_EINDEP);
