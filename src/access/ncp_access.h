@@ -22,6 +22,8 @@ typedef struct ncp_req {
     int64_t nelems;     /* product of count */
     int64_t end_rec;    /* one past the last record touched (rec vars);
                            start[0] when count[0] is 0 */
+    ncp_extents *given; /* vard: the extents, relative to the variable's
+                           begin, in file order; NULL otherwise */
 } ncp_req;
 
 /*
@@ -32,6 +34,20 @@ typedef struct ncp_req {
 int ncp_req_build(const ncp_header *h, const ncp_var *v,
                   const ncp_data_args *a, ncp_req *r);
 void ncp_req_free(ncp_req *r);
+
+/* The vard form (vard.c), called by ncp_req_build: a.filetype flattened
+ * into r->given.  NC_ETYPE_MISMATCH, NC_EUNSPTETYPE, NC_EMULTITYPES for a
+ * file type not built from the variable's own MPI type; NC_EFILE for one
+ * whose type map overlaps, runs backwards or starts before the variable;
+ * NC_EIOMISMATCH for a negative bufcount. */
+int ncp_req_build_vard(const ncp_header *h, const ncp_var *v,
+                       const ncp_data_args *a, ncp_req *r);
+
+/* The type map of t as byte extents in type-map order, adjacent ones
+ * merged (dtype_flat.c); *base is the one predefined type t is built
+ * from (MPI_DATATYPE_NULL when t is empty).  NC_EMULTITYPES when t mixes
+ * predefined types. */
+int ncp_dtype_flatten(MPI_Datatype t, ncp_extents *e, MPI_Datatype *base);
 
 /* Append r's file extents (ascending) to e. */
 int ncp_req_extents(const ncp_header *h, const ncp_req *r, ncp_extents *e);

@@ -14,6 +14,8 @@
 
 void ncp_req_free(ncp_req *r)
 {
+    if (r->given) ncp_extents_free(r->given);
+    free(r->given);
     free(r->start);
     memset(r, 0, sizeof(*r));
 }
@@ -64,6 +66,7 @@ int ncp_req_build(const ncp_header *h, const ncp_var *v,
                   const ncp_data_args *a, ncp_req *r)
 {
     int err = NC_NOERR, i, n = v->ndims;
+    if (a->kind == NCP_SHAPE_VARD) return ncp_req_build_vard(h, v, a, r);
     memset(r, 0, sizeof(*r));
     r->var = v;
     r->ndims = n;
@@ -113,6 +116,16 @@ static int run_dim(const ncp_var *v, const ncp_req *r)
     return d;
 }
 
+/* A vard request's extents, moved to the variable's begin. */
+static int given_extents(int64_t begin, const ncp_extents *g, ncp_extents *e)
+{
+    int64_t i;
+    int err = NC_NOERR;
+    for (i = 0; i < g->n && err == NC_NOERR; i++)
+        err = ncp_extents_add(e, begin + g->off[i], g->len[i]);
+    return err;
+}
+
 /*
  * Walk the dimensions outside run_dim as an odometer; each step emits
  * that dimension's run (one extent when its stride is 1, else one per
@@ -126,6 +139,7 @@ int ncp_req_extents(const ncp_header *h, const ncp_req *r, ncp_extents *e)
     int64_t *idx, *pitch; /* odometer; elements per step of each dim */
 
     if (r->nelems == 0) return NC_NOERR;
+    if (r->given) return given_extents(v->begin, r->given, e);
     if (n == 0) return ncp_extents_add(e, v->begin, xsz);
     idx = calloc((size_t)(2 * n), sizeof(int64_t));
     if (!idx) return NC_ENOMEM;

@@ -18,8 +18,10 @@ typedef enum ncp_shape_kind {
     NCP_SHAPE_VARA,    /* start, count */
     NCP_SHAPE_VARS,    /* start, count, stride */
     NCP_SHAPE_VARM,    /* start, count, stride, imap */
-    NCP_SHAPE_VARN     /* num subarrays: starts[i], counts[i] (or single
+    NCP_SHAPE_VARN,    /* num subarrays: starts[i], counts[i] (or single
                           elements when counts is NULL), one buffer */
+    NCP_SHAPE_VARD     /* filetype: the bytes' layout from the variable's
+                          begin (an MPI datatype) */
 } ncp_shape_kind;
 
 /* mtype value for the flexible form: the element type comes from buftype. */
@@ -42,6 +44,7 @@ typedef struct ncp_data_args {
     int num;                  /* NCP_SHAPE_VARN only */
     MPI_Offset *const *starts;
     MPI_Offset *const *counts;
+    MPI_Datatype filetype;    /* NCP_SHAPE_VARD only */
 } ncp_data_args;
 
 /* One blocking put or get (any shape, varn included); the whole blocking
