@@ -53,10 +53,15 @@ int ncp_name_for_lookup(const char *name, char **owned, const char **key);
  * allocation drops the table and the search falls back to a scan, so a
  * lookup never fails.
  */
+typedef struct ncp_name_slot {
+    uint32_t hash; /* of the name, so most mismatches need no strcmp */
+    int pos;       /* 0 empty, else position + 1 */
+} ncp_name_slot;
+
 typedef struct ncp_name_index {
-    int *slot;  /* cap entries: 0 empty, else position + 1 */
-    int cap;    /* a power of two, or 0 when there is no table */
-    int built;  /* positions 0..built-1 are in the table */
+    ncp_name_slot *slot; /* cap entries */
+    int cap;             /* a power of two, or 0 when there is no table */
+    int built;           /* positions 0..built-1 are in the table */
 } ncp_name_index;
 
 /* Where the names are: n entries of stride bytes from base, each holding
