@@ -12,7 +12,7 @@
  *
  * Options (beside the common -d dir, -f format, -r reps, -q, -c):
  *   -n N[,N...]  counts (default 10000,100000,1000000)
- *   -k kinds     any of d (dims), v (vars), g (global atts), a (atts of
+ *   -t kinds     any of d (dims), v (vars), g (global atts), a (atts of
  *                one variable); default dvga
  * Output, per kind and count: the seconds of each phase, the slowest
  * rank's, median over the repetitions.
@@ -42,7 +42,7 @@ struct options {
 static void usage(FILE *f)
 {
     fprintf(f, "usage: names [-d dir] [-f 1|2|5] [-r reps] [-q] [-c] "
-               "[-n N[,N...]] [-k dvga]\n");
+               "[-n N[,N...]] [-t dvga]\n");
 }
 
 static int apply_option(int c, const char *arg, void *own)
@@ -59,7 +59,7 @@ static int apply_option(int c, const char *arg, void *own)
             ok = o->ncounts < MAX_COUNTS &&
                  bench_parse_int64(t, 1, 100000000, &o->counts[o->ncounts++]);
         break;
-    case 'k':
+    case 't':
         ok = strlen(arg) > 0 && strlen(arg) < sizeof o->kinds &&
              strspn(arg, "dvga") == strlen(arg);
         if (ok) strcpy(o->kinds, arg);
@@ -175,7 +175,7 @@ int main(int argc, char **argv)
     o.counts[2] = 1000000;
     o.ncounts = 3;
     strcpy(o.kinds, "dvga");
-    if (!bench_parse_options("names", argc, argv, "n:k:", rank, usage,
+    if (!bench_parse_options("names", argc, argv, "n:t:", rank, usage,
                              apply_option, &o, &o.run)) {
         rc = 1;
         goto done;

@@ -43,6 +43,14 @@ int ncp_type_check(int xtype, int format)
     return NC_NOERR;
 }
 
+int ncp_name_check(const char *name)
+{
+    char *nfc = NULL;
+    int err = ncp_name_for_define(name, &nfc);
+    free(nfc);
+    return err;
+}
+
 /*
  * Every lookup by name goes through here: the name is checked (NC_EBADNAME,
  * NC_EMAXNAME) and normalized as a define call would have stored it, then

@@ -104,6 +104,9 @@ int ncp_var_get(ncp_dataset *ds, int varid, ncp_var **v);
 /* Position of the attribute whose stored name is key exactly, or -1. */
 int ncp_find_att(const ncp_attlist *l, const char *key);
 int ncp_attlist_of(ncp_dataset *ds, int varid, ncp_attlist **l);
+/* The code a define call would return for this name (NC_EBADNAME,
+ * NC_EMAXNAME), without keeping its stored form. */
+int ncp_name_check(const char *name);
 /* Look up a name as given by the caller: NC_EBADNAME (NULL, empty,
  * invalid UTF-8) or NC_EMAXNAME, else NC_NOERR with *pos the position of
  * the entry with that name in NFC, or -1 when there is none. */
