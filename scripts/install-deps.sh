@@ -14,6 +14,7 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev
           libpnetcdf-dev pnetcdf-bin netcdf-bin clang libhdf5-openmpi-dev
+          libutf8proc-dev
           python3 python3-numpy python3-matplotlib)
 
 installed() {

@@ -31,13 +31,16 @@ static int check_fill_att(ncp_dataset *ds, int varid, const char *name,
     return NC_NOERR;
 }
 
+/* On success *nfc is the name to store (the caller frees it). */
 static int check_put_args(ncp_dataset *ds, int varid, const char *name,
                           int xtype, MPI_Offset nelems, const void *buf,
-                          ncp_attlist **l)
+                          ncp_attlist **l, char **nfc)
 {
     int err = ncp_require_write(ds);
+    *nfc = NULL;
     if (err == NC_NOERR) err = ncp_attlist_of(ds, varid, l);
-    if (err == NC_NOERR) err = ncp_name_check(name);
+    if (err == NC_NOERR) err = ncp_name_for_define(name, nfc);
+    if (err == NC_NOERR) name = *nfc;
     if (err == NC_NOERR) err = ncp_type_check(xtype, ds->hdr.format);
     if (err == NC_NOERR && nelems < 0) err = NC_EINVAL;
     if (err == NC_NOERR && nelems > 0 && !buf) err = NC_EINVAL;
@@ -46,6 +49,10 @@ static int check_put_args(ncp_dataset *ds, int varid, const char *name,
         err = NC_EINVAL;
     if (err == NC_NOERR)
         err = check_fill_att(ds, varid, name, xtype, nelems);
+    if (err != NC_NOERR) {
+        free(*nfc);
+        *nfc = NULL;
+    }
     return err;
 }
 
@@ -106,33 +113,42 @@ fail:
 int ncp_att_put(int ncid, int varid, const char *name, int xtype,
                 MPI_Offset nelems, const void *buf, int mtype)
 {
-    int err, conv;
+    int err, conv = NC_NOERR;
     ncp_dataset *ds;
     ncp_attlist *l;
     void *xvalue = NULL;
+    char *nfc = NULL;
 
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    err = check_put_args(ds, varid, name, xtype, nelems, buf, &l);
-    if (err != NC_NOERR) return err;
-    if (mtype == NCP_M_TEXT && xtype != NC_CHAR) return NC_ECHAR;
-    if (mtype != NCP_M_TEXT && mtype != NCP_M_FLEX && xtype == NC_CHAR)
-        return NC_ECHAR;
-    if (!(ds->flags & NCP_F_DEFINE) && ncp_find_att(l, name) < 0)
-        return NC_ENOTINDEFINE;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
+    err = check_put_args(ds, varid, name, xtype, nelems, buf, &l, &nfc);
+    if (err != NC_NOERR) goto done;
+    if ((mtype == NCP_M_TEXT && xtype != NC_CHAR) ||
+        (mtype != NCP_M_TEXT && mtype != NCP_M_FLEX && xtype == NC_CHAR)) {
+        err = NC_ECHAR;
+        goto done;
+    }
+    if (!(ds->flags & NCP_F_DEFINE) && ncp_find_att(l, nfc) < 0) {
+        err = NC_ENOTINDEFINE;
+        goto done;
+    }
     conv = make_xvalue(ds, xtype, nelems, buf, mtype, &xvalue);
-    if (conv != NC_NOERR && conv != NC_ERANGE) return conv;
-    err = store_att(ds, l, name, xtype, nelems, xvalue);
+    if (conv != NC_NOERR && conv != NC_ERANGE) {
+        err = conv;
+        goto done;
+    }
+    err = store_att(ds, l, nfc, xtype, nelems, xvalue);
+done:
+    free(nfc);
     return err != NC_NOERR ? err : conv;
 }
 
 static int lookup_att(int ncid, int varid, const char *name, ncp_dataset **ds,
                       ncp_attlist **l, ncp_att **a)
 {
-    int err, idx;
+    int err, idx = -1;
     if ((err = ncp_dataset_get(ncid, ds)) != NC_NOERR) return err;
     if ((err = ncp_attlist_of(*ds, varid, l)) != NC_NOERR) return err;
-    if (!name) return NC_EBADNAME;
-    idx = ncp_find_att(*l, name);
+    if ((err = ncp_find_att_named(*l, name, &idx)) != NC_NOERR) return err;
     if (idx < 0) return NC_ENOTATT;
     *a = &(*l)->a[idx];
     return NC_NOERR;
@@ -211,17 +227,24 @@ int ncmpi_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
     ncp_att *a;
     size_t nbytes;
     void *xvalue;
+    char *nfc = NULL;
     if ((err = lookup_att(ncid_in, varid_in, name, &src, &l, &a)) != NC_NOERR)
-        return err;
-    if ((err = ncp_dataset_get(ncid_out, &dst)) != NC_NOERR) return err;
+        goto done;
+    if ((err = ncp_dataset_get(ncid_out, &dst)) != NC_NOERR) goto done;
     err = check_put_args(dst, varid_out, name, a->xtype, a->nelems, a->xvalue,
-                         &dl);
-    if (err != NC_NOERR) return err;
+                         &dl, &nfc);
+    if (err != NC_NOERR) goto done;
     /* Copy the bytes first: the source may be the slot being replaced. */
     nbytes = (size_t)(a->nelems * ncp_xtype_size(a->xtype));
-    if (!(xvalue = malloc(nbytes + 1))) return NC_ENOMEM;
+    if (!(xvalue = malloc(nbytes + 1))) {
+        err = NC_ENOMEM;
+        goto done;
+    }
     memcpy(xvalue, a->xvalue, nbytes);
-    return store_att(dst, dl, name, a->xtype, a->nelems, xvalue);
+    err = store_att(dst, dl, nfc, a->xtype, a->nelems, xvalue);
+done:
+    free(nfc);
+    return err;
 }
 
 int ncmpi_rename_att(int ncid, int varid, const char *name,
@@ -231,20 +254,26 @@ int ncmpi_rename_att(int ncid, int varid, const char *name,
     ncp_dataset *ds;
     ncp_attlist *l;
     ncp_att *a;
-    char *copy;
+    char *nfc = NULL;
     /* Permission is checked before the attribute is looked up. */
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
+    if ((err = ncp_require_write(ds)) != NC_NOERR) goto done;
     if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
-        return err;
-    if ((err = ncp_name_check(newname)) != NC_NOERR) return err;
-    if (ncp_find_att(l, newname) >= 0) return NC_ENAMEINUSE;
-    if (!(ds->flags & NCP_F_DEFINE) && strlen(newname) > strlen(name))
-        return NC_ENOTINDEFINE;
-    if (!(copy = strdup(newname))) return NC_ENOMEM;
-    free(a->name);
-    a->name = copy;
+        goto done;
+    if ((err = ncp_name_for_define(newname, &nfc)) != NC_NOERR) goto done;
+    if (ncp_find_att(l, nfc) >= 0) {
+        err = NC_ENAMEINUSE;
+        goto done;
+    }
+    if (!(ds->flags & NCP_F_DEFINE) && strlen(nfc) > strlen(a->name)) {
+        err = NC_ENOTINDEFINE;
+        goto done;
+    }
+    ncp_hdr_rename_att(l, (int)(a - l->a), nfc);
+    nfc = NULL;
     if (!(ds->flags & NCP_F_DEFINE)) err = ncp_header_write(ds);
+done:
+    free(nfc);
     return err;
 }
 
@@ -254,17 +283,12 @@ int ncmpi_del_att(int ncid, int varid, const char *name)
     ncp_dataset *ds;
     ncp_attlist *l;
     ncp_att *a;
-    int idx;
     /* Permission is checked before the attribute is looked up. */
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
         return err;
     if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
-    idx = (int)(a - l->a);
-    free(a->name);
-    free(a->xvalue);
-    memmove(&l->a[idx], &l->a[idx + 1], (size_t)(l->n - idx - 1) * sizeof(*a));
-    l->n--;
+    ncp_hdr_del_att(l, (int)(a - l->a));
     return NC_NOERR;
 }

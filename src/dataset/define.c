@@ -1,7 +1,8 @@
 /*
  * define.c -- define-mode calls that add or rename dimensions and
  * variables.  A call that fails leaves the header model exactly as it was:
- * every check runs before the first change.
+ * every check runs before the first change.  Names are stored in NFC
+ * (src/format/name.c) and found through the header's name indexes.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -10,22 +11,6 @@
 #include "../format/ncp_header_build.h"
 #include "ncp_dataset.h"
 #include "pnetcdf.h"
-
-static int find_dim(const ncp_header *h, const char *name)
-{
-    int i;
-    for (i = 0; i < h->ndims; i++)
-        if (strcmp(h->dims[i].name, name) == 0) return i;
-    return -1;
-}
-
-static int find_var(const ncp_header *h, const char *name)
-{
-    int i;
-    for (i = 0; i < h->nvars; i++)
-        if (strcmp(h->vars[i].name, name) == 0) return i;
-    return -1;
-}
 
 /* Common prologue: a writable dataset in define mode. */
 static int open_for_define(int ncid, ncp_dataset **ds)
@@ -41,13 +26,23 @@ int ncmpi_def_dim(int ncid, const char *name, MPI_Offset len, int *idp)
     int err;
     ncp_dataset *ds;
     int64_t maxlen;
+    char *nfc = NULL;
 
-    if ((err = open_for_define(ncid, &ds)) != NC_NOERR) return err;
-    if ((err = ncp_name_check(name)) != NC_NOERR) return err;
-    if (find_dim(&ds->hdr, name) >= 0) return NC_ENAMEINUSE;
+    if ((err = open_for_define(ncid, &ds)) != NC_NOERR) goto done;
+    if ((err = ncp_name_for_define(name, &nfc)) != NC_NOERR) goto done;
+    if (ncp_hdr_find_dim(&ds->hdr, nfc) >= 0) {
+        err = NC_ENAMEINUSE;
+        goto done;
+    }
     maxlen = ds->hdr.format == NCP_CDF5 ? INT64_MAX : INT_MAX;
-    if (len < 0 || len > maxlen) return NC_EDIMSIZE;
-    return ncp_hdr_add_dim(&ds->hdr, name, len, idp);
+    if (len < 0 || len > maxlen) {
+        err = NC_EDIMSIZE;
+        goto done;
+    }
+    err = ncp_hdr_add_dim(&ds->hdr, nfc, len, idp);
+done:
+    free(nfc);
+    return err;
 }
 
 int ncmpi_def_var(int ncid, const char *name, nc_type xtype, int ndims,
@@ -55,36 +50,40 @@ int ncmpi_def_var(int ncid, const char *name, nc_type xtype, int ndims,
 {
     int err;
     ncp_dataset *ds;
+    char *nfc = NULL;
 
-    if ((err = open_for_define(ncid, &ds)) != NC_NOERR) return err;
-    if ((err = ncp_name_check(name)) != NC_NOERR) return err;
-    if (find_var(&ds->hdr, name) >= 0) return NC_ENAMEINUSE;
-    if ((err = ncp_type_check(xtype, ds->hdr.format)) != NC_NOERR) return err;
-    return ncp_hdr_add_var(&ds->hdr, name, xtype, ndims, dimids, varidp);
+    if ((err = open_for_define(ncid, &ds)) != NC_NOERR) goto done;
+    if ((err = ncp_name_for_define(name, &nfc)) != NC_NOERR) goto done;
+    if (ncp_hdr_find_var(&ds->hdr, nfc) >= 0) {
+        err = NC_ENAMEINUSE;
+        goto done;
+    }
+    if ((err = ncp_type_check(xtype, ds->hdr.format)) != NC_NOERR) goto done;
+    err = ncp_hdr_add_var(&ds->hdr, nfc, xtype, ndims, dimids, varidp);
+done:
+    free(nfc);
+    return err;
 }
 
 /*
- * Renames are allowed in data mode when the name does not grow, because
- * the header then keeps its size; the new header is written at once.
+ * Renames are allowed in data mode when the stored name does not grow,
+ * because the header then keeps its size; the new header is written at
+ * once.  On success *nfc is the name to store.
  */
-static int rename_prologue(int ncid, const char *oldname, const char *newname,
-                           ncp_dataset **ds)
+static int rename_prologue(ncp_dataset *ds, const char *oldname,
+                           const char *newname, char **nfc)
 {
-    int err = ncp_dataset_get(ncid, ds);
-    if (err == NC_NOERR) err = ncp_require_write(*ds);
-    if (err == NC_NOERR) err = ncp_name_check(newname);
-    if (err == NC_NOERR && !((*ds)->flags & NCP_F_DEFINE) &&
-        strlen(newname) > strlen(oldname))
+    int err = ncp_require_write(ds);
+    if (err == NC_NOERR) err = ncp_name_for_define(newname, nfc);
+    if (err == NC_NOERR && !(ds->flags & NCP_F_DEFINE) &&
+        strlen(*nfc) > strlen(oldname))
         err = NC_ENOTINDEFINE;
     return err;
 }
 
-static int replace_name(ncp_dataset *ds, char **slot, const char *newname)
+/* After a rename in data mode the header goes to the file at once. */
+static int rename_done(ncp_dataset *ds)
 {
-    char *copy = strdup(newname);
-    if (!copy) return NC_ENOMEM;
-    free(*slot);
-    *slot = copy;
     if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
     return ncp_header_write(ds);
 }
@@ -93,12 +92,24 @@ int ncmpi_rename_dim(int ncid, int dimid, const char *newname)
 {
     int err;
     ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if (dimid < 0 || dimid >= ds->hdr.ndims) return NC_EBADDIM;
-    err = rename_prologue(ncid, ds->hdr.dims[dimid].name, newname, &ds);
-    if (err != NC_NOERR) return err;
-    if (find_dim(&ds->hdr, newname) >= 0) return NC_ENAMEINUSE;
-    return replace_name(ds, &ds->hdr.dims[dimid].name, newname);
+    char *nfc = NULL;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
+    if (dimid < 0 || dimid >= ds->hdr.ndims) {
+        err = NC_EBADDIM;
+        goto done;
+    }
+    err = rename_prologue(ds, ds->hdr.dims[dimid].name, newname, &nfc);
+    if (err != NC_NOERR) goto done;
+    if (ncp_hdr_find_dim(&ds->hdr, nfc) >= 0) {
+        err = NC_ENAMEINUSE;
+        goto done;
+    }
+    ncp_hdr_rename_dim(&ds->hdr, dimid, nfc);
+    nfc = NULL;
+    err = rename_done(ds);
+done:
+    free(nfc);
+    return err;
 }
 
 int ncmpi_rename_var(int ncid, int varid, const char *newname)
@@ -106,10 +117,19 @@ int ncmpi_rename_var(int ncid, int varid, const char *newname)
     int err;
     ncp_dataset *ds;
     ncp_var *v;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
-    err = rename_prologue(ncid, v->name, newname, &ds);
-    if (err != NC_NOERR) return err;
-    if (find_var(&ds->hdr, newname) >= 0) return NC_ENAMEINUSE;
-    return replace_name(ds, &v->name, newname);
+    char *nfc = NULL;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
+    if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) goto done;
+    err = rename_prologue(ds, v->name, newname, &nfc);
+    if (err != NC_NOERR) goto done;
+    if (ncp_hdr_find_var(&ds->hdr, nfc) >= 0) {
+        err = NC_ENAMEINUSE;
+        goto done;
+    }
+    ncp_hdr_rename_var(&ds->hdr, varid, nfc);
+    nfc = NULL;
+    err = rename_done(ds);
+done:
+    free(nfc);
+    return err;
 }

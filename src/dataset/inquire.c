@@ -34,17 +34,13 @@ int ncmpi_inq_unlimdim(int ncid, int *p) { return ncmpi_inq(ncid, NULL, NULL, NU
 
 int ncmpi_inq_dimid(int ncid, const char *name, int *idp)
 {
-    int err, i;
+    int err, i = -1;
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if (!name) return NC_EBADNAME;
-    for (i = 0; i < ds->hdr.ndims; i++) {
-        if (strcmp(ds->hdr.dims[i].name, name) == 0) {
-            if (idp) *idp = i;
-            return NC_NOERR;
-        }
-    }
-    return NC_EBADDIM;
+    if ((err = ncp_find_dim_named(ds, name, &i)) != NC_NOERR) return err;
+    if (i < 0) return NC_EBADDIM;
+    if (idp) *idp = i;
+    return NC_NOERR;
 }
 
 int ncmpi_inq_dim(int ncid, int dimid, char *name, MPI_Offset *lenp)
@@ -72,17 +68,13 @@ int ncmpi_inq_dimlen(int ncid, int dimid, MPI_Offset *lenp)
 
 int ncmpi_inq_varid(int ncid, const char *name, int *varidp)
 {
-    int err, i;
+    int err, i = -1;
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if (!name) return NC_EBADNAME;
-    for (i = 0; i < ds->hdr.nvars; i++) {
-        if (strcmp(ds->hdr.vars[i].name, name) == 0) {
-            if (varidp) *varidp = i;
-            return NC_NOERR;
-        }
-    }
-    return NC_ENOTVAR;
+    if ((err = ncp_find_var_named(ds, name, &i)) != NC_NOERR) return err;
+    if (i < 0) return NC_ENOTVAR;
+    if (varidp) *varidp = i;
+    return NC_NOERR;
 }
 
 int ncmpi_inq_var(int ncid, int varid, char *name, nc_type *xtypep,

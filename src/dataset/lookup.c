@@ -1,7 +1,10 @@
 /*
- * lookup.c -- finding variables and attributes by id or name, and the
- * netCDF rule for what a name may be.
+ * lookup.c -- finding dimensions, variables and attributes by id or by
+ * name.  Names are looked up in their NFC form through the header's hash
+ * indexes (src/format/name_index.c), so a lookup costs O(1), not O(n).
  */
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ncp_dataset.h"
@@ -15,12 +18,11 @@ int ncp_var_get(ncp_dataset *ds, int varid, ncp_var **v)
     return NC_NOERR;
 }
 
-int ncp_find_att(const ncp_attlist *l, const char *name)
+int ncp_find_att(const ncp_attlist *l, const char *key)
 {
-    int i;
-    for (i = 0; i < l->n; i++)
-        if (strcmp(l->a[i].name, name) == 0) return i;
-    return -1;
+    /* The index is a cache the lookup fills in; the list itself is not
+       changed, and no attribute list is ever defined const. */
+    return ncp_hdr_find_att((ncp_attlist *)l, key);
 }
 
 int ncp_attlist_of(ncp_dataset *ds, int varid, ncp_attlist **l)
@@ -41,42 +43,47 @@ int ncp_type_check(int xtype, int format)
     return NC_NOERR;
 }
 
-/* Length of the UTF-8 sequence starting at s, or 0 when malformed. */
-static int utf8_len(const unsigned char *s)
+int ncp_name_check(const char *name)
 {
-    int n, i;
-    if (s[0] < 0x80) return 1;
-    if ((s[0] & 0xE0) == 0xC0 && s[0] >= 0xC2) n = 2;
-    else if ((s[0] & 0xF0) == 0xE0) n = 3;
-    else if ((s[0] & 0xF8) == 0xF0 && s[0] <= 0xF4) n = 4;
-    else return 0;
-    for (i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    return n;
+    char *nfc = NULL;
+    int err = ncp_name_for_define(name, &nfc);
+    free(nfc);
+    return err;
 }
 
 /*
- * The classic-format rule: a letter, '_' or a multibyte UTF-8 character
- * first; then no control characters and no '/'; no trailing space.
+ * Every lookup by name goes through here: the name is checked (NC_EBADNAME,
+ * NC_EMAXNAME) and normalized as a define call would have stored it, then
+ * found through the list's index.  *pos is -1 when no entry has it.
  */
-int ncp_name_check(const char *name)
+static int find_named(const char *name, ncp_name_index *x, ncp_names_view v,
+                      int *pos)
 {
-    const unsigned char *p = (const unsigned char *)name;
-    size_t len;
-    if (!name || !*name) return NC_EBADNAME;
-    len = strlen(name);
-    if (len > NC_MAX_NAME) return NC_EMAXNAME;
-    /* PnetCDF and ncgen accept a leading digit too. */
-    if (!(p[0] >= 0x80 || p[0] == '_' || (p[0] >= 'a' && p[0] <= 'z') ||
-          (p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= '0' && p[0] <= '9')))
-        return NC_EBADNAME;
-    while (*p) {
-        int n = utf8_len(p);
-        if (n == 0) return NC_EBADNAME;
-        if (n == 1 && (*p < 0x20 || *p == 0x7F || *p == '/'))
-            return NC_EBADNAME;
-        p += n;
-    }
-    if (name[len - 1] == ' ') return NC_EBADNAME;
-    return NC_NOERR;
+    char *owned = NULL;
+    const char *key = NULL;
+    int err = ncp_name_for_lookup(name, &owned, &key);
+    *pos = -1;
+    if (err == NC_NOERR) *pos = ncp_index_find(x, v, key);
+    free(owned);
+    return err;
+}
+
+int ncp_find_dim_named(ncp_dataset *ds, const char *name, int *pos)
+{
+    ncp_names_view v = {ds->hdr.dims, sizeof(ncp_dim), offsetof(ncp_dim, name),
+                        ds->hdr.ndims};
+    return find_named(name, &ds->hdr.dim_index, v, pos);
+}
+
+int ncp_find_var_named(ncp_dataset *ds, const char *name, int *pos)
+{
+    ncp_names_view v = {ds->hdr.vars, sizeof(ncp_var), offsetof(ncp_var, name),
+                        ds->hdr.nvars};
+    return find_named(name, &ds->hdr.var_index, v, pos);
+}
+
+int ncp_find_att_named(ncp_attlist *l, const char *name, int *pos)
+{
+    ncp_names_view v = {l->a, sizeof(ncp_att), offsetof(ncp_att, name), l->n};
+    return find_named(name, &l->index, v, pos);
 }

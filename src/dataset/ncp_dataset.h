@@ -101,9 +101,18 @@ void ncp_var_fill_value(const ncp_var *v, void *out);
 
 /* --- lookup helpers (lookup.c) ------------------------------------------- */
 int ncp_var_get(ncp_dataset *ds, int varid, ncp_var **v);
-int ncp_find_att(const ncp_attlist *l, const char *name);
+/* Position of the attribute whose stored name is key exactly, or -1. */
+int ncp_find_att(const ncp_attlist *l, const char *key);
 int ncp_attlist_of(ncp_dataset *ds, int varid, ncp_attlist **l);
+/* The code a define call would return for this name (NC_EBADNAME,
+ * NC_EMAXNAME), without keeping its stored form. */
 int ncp_name_check(const char *name);
+/* Look up a name as given by the caller: NC_EBADNAME (NULL, empty,
+ * invalid UTF-8) or NC_EMAXNAME, else NC_NOERR with *pos the position of
+ * the entry with that name in NFC, or -1 when there is none. */
+int ncp_find_dim_named(ncp_dataset *ds, const char *name, int *pos);
+int ncp_find_var_named(ncp_dataset *ds, const char *name, int *pos);
+int ncp_find_att_named(ncp_attlist *l, const char *name, int *pos);
 /* NC_EBADTYPE for no external type; NC_ESTRICTCDF2 for a CDF-5 type in a
  * CDF-1/2 file. */
 int ncp_type_check(int xtype, int format);

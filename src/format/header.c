@@ -1,6 +1,7 @@
 /*
  * header.c -- lifetime of the in-memory header model (init, free, deep
- * copy) and the small builders of ncp_header_build.h.
+ * copy), the small builders of ncp_header_build.h, and finding and
+ * renaming entries by name through the header's name indexes.
  *
  * Owns: every allocation hanging off an ncp_header.  All of it comes from
  * malloc/realloc and is released with free, so the dataset layer may grow
@@ -13,8 +14,14 @@
  *     allocation succeeded, so a failed copy leaves dst as it was.
  *  3. The builders append at the end and never reorder, because ids are
  *     positions.
+ *  4. A name index is owned by the header or list it indexes: freed with
+ *     it, never copied.  Appends need not touch it (it catches up); only
+ *     the renames and the removal here change names in place, and they
+ *     keep it in step.
  */
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +46,7 @@ void ncp_hdr_attlist_free(ncp_attlist *l)
         free(l->a[i].xvalue);
     }
     free(l->a);
+    ncp_index_forget(&l->index);
     memset(l, 0, sizeof *l);
 }
 
@@ -58,6 +66,8 @@ void ncp_header_free(ncp_header *h)
     ncp_hdr_attlist_free(&h->gatts);
     for (i = 0; i < h->nvars; i++) var_free(&h->vars[i]);
     free(h->vars);
+    ncp_index_forget(&h->dim_index);
+    ncp_index_forget(&h->var_index);
     ncp_header_init(h, format);
 }
 
@@ -95,7 +105,8 @@ done:
 static int attlist_copy(ncp_attlist *dst, const ncp_attlist *src)
 {
     int err = NC_NOERR, i;
-    ncp_attlist t = {0, 0, NULL};
+    ncp_attlist t;
+    memset(&t, 0, sizeof t);
     if (src->n <= 0) goto done;
     t.a = calloc((size_t)src->n, sizeof *t.a);
     if (t.a == NULL) {
@@ -153,7 +164,11 @@ int ncp_header_copy(ncp_header *dst, const ncp_header *src)
     t.dims = NULL;
     t.nvars = 0;
     t.vars = NULL;
+    t.dims_cap = src->ndims;
+    t.vars_cap = src->nvars;
     memset(&t.gatts, 0, sizeof t.gatts);
+    memset(&t.dim_index, 0, sizeof t.dim_index);
+    memset(&t.var_index, 0, sizeof t.var_index);
 
     if (src->ndims > 0) {
         t.dims = calloc((size_t)src->ndims, sizeof *t.dims);
@@ -178,6 +193,29 @@ int ncp_header_copy(ncp_header *dst, const ncp_header *src)
     return err;
 }
 
+/* Room for entry n of an array with *cap entries allocated (a cap below n
+ * means exactly n): doubling, so n appends cost O(n) in all. */
+static int grow(void **arr, int *cap, int n, size_t size)
+{
+    int err = NC_NOERR, ncap;
+    void *p;
+    if (n < *cap) goto done;
+    ncap = n < 4 ? 4 : (n > INT_MAX / 2 ? INT_MAX : 2 * n);
+    if ((size_t)ncap > SIZE_MAX / size) {
+        err = NC_ENOMEM;
+        goto done;
+    }
+    p = realloc(*arr, (size_t)ncap * size);
+    if (p == NULL) {
+        err = NC_ENOMEM;
+        goto done;
+    }
+    *arr = p;
+    *cap = ncap;
+done:
+    return err;
+}
+
 int ncp_hdr_add_dim(ncp_header *h, const char *name, int64_t len, int *dimidp)
 {
     int err = NC_NOERR;
@@ -197,12 +235,10 @@ int ncp_hdr_add_dim(ncp_header *h, const char *name, int64_t len, int *dimidp)
         goto done;
     }
     if ((err = dup_name(&copy, name)) != NC_NOERR) goto done;
-    dims = realloc(h->dims, ((size_t)h->ndims + 1) * sizeof *dims);
-    if (dims == NULL) {
-        err = NC_ENOMEM;
+    if ((err = grow((void **)&h->dims, &h->dims_cap, h->ndims,
+                    sizeof *dims)) != NC_NOERR)
         goto done;
-    }
-    h->dims = dims;
+    dims = h->dims;
     dims[h->ndims].name = copy;
     dims[h->ndims].len = len;
     copy = NULL;
@@ -262,12 +298,10 @@ int ncp_hdr_add_var(ncp_header *h, const char *name, int xtype, int ndims,
         }
         v.nelems_per_rec *= len;
     }
-    vars = realloc(h->vars, ((size_t)h->nvars + 1) * sizeof *vars);
-    if (vars == NULL) {
-        err = NC_ENOMEM;
+    if ((err = grow((void **)&h->vars, &h->vars_cap, h->nvars,
+                    sizeof *vars)) != NC_NOERR)
         goto done;
-    }
-    h->vars = vars;
+    vars = h->vars;
     vars[h->nvars] = v;
     memset(&v, 0, sizeof v);
     if (varidp) *varidp = h->nvars;
@@ -324,4 +358,73 @@ done:
     free(a.name);
     free(a.xvalue);
     return err;
+}
+
+static ncp_names_view dims_view(const ncp_header *h)
+{
+    ncp_names_view v = {h->dims, sizeof *h->dims, offsetof(ncp_dim, name),
+                        h->ndims};
+    return v;
+}
+
+static ncp_names_view vars_view(const ncp_header *h)
+{
+    ncp_names_view v = {h->vars, sizeof *h->vars, offsetof(ncp_var, name),
+                        h->nvars};
+    return v;
+}
+
+static ncp_names_view atts_view(const ncp_attlist *l)
+{
+    ncp_names_view v = {l->a, sizeof *l->a, offsetof(ncp_att, name), l->n};
+    return v;
+}
+
+int ncp_hdr_find_dim(ncp_header *h, const char *key)
+{
+    return ncp_index_find(&h->dim_index, dims_view(h), key);
+}
+
+int ncp_hdr_find_var(ncp_header *h, const char *key)
+{
+    return ncp_index_find(&h->var_index, vars_view(h), key);
+}
+
+int ncp_hdr_find_att(ncp_attlist *l, const char *key)
+{
+    return ncp_index_find(&l->index, atts_view(l), key);
+}
+
+void ncp_hdr_rename_dim(ncp_header *h, int i, char *newname)
+{
+    char *old = h->dims[i].name;
+    h->dims[i].name = newname;
+    ncp_index_renamed(&h->dim_index, dims_view(h), i, old);
+    free(old);
+}
+
+void ncp_hdr_rename_var(ncp_header *h, int i, char *newname)
+{
+    char *old = h->vars[i].name;
+    h->vars[i].name = newname;
+    ncp_index_renamed(&h->var_index, vars_view(h), i, old);
+    free(old);
+}
+
+void ncp_hdr_rename_att(ncp_attlist *l, int i, char *newname)
+{
+    char *old = l->a[i].name;
+    l->a[i].name = newname;
+    ncp_index_renamed(&l->index, atts_view(l), i, old);
+    free(old);
+}
+
+void ncp_hdr_del_att(ncp_attlist *l, int i)
+{
+    free(l->a[i].name);
+    free(l->a[i].xvalue);
+    memmove(&l->a[i], &l->a[i + 1], (size_t)(l->n - i - 1) * sizeof *l->a);
+    l->n--;
+    /* every later position moved */
+    ncp_index_forget(&l->index);
 }

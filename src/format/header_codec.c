@@ -304,53 +304,6 @@ static int skip_padding(reader *r, int64_t n)
     return err;
 }
 
-/*
- * Length of the well-formed UTF-8 sequence at s (at most n bytes), or 0.
- * Overlong forms, surrogates and code points above U+10FFFF are refused:
- * the second byte's allowed range depends on the lead byte.
- */
-static int utf8_seq(const unsigned char *s, int64_t n)
-{
-    int len = 0, i;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (s[0] < 0x80) return 1;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF) len = 2;
-    else if (s[0] >= 0xE0 && s[0] <= 0xEF) len = 3;
-    else if (s[0] >= 0xF0 && s[0] <= 0xF4) len = 4;
-    if (len == 0 || len > n) return 0;
-    if (s[0] == 0xE0) lo = 0xA0;
-    if (s[0] == 0xED) hi = 0x9F;
-    if (s[0] == 0xF0) lo = 0x90;
-    if (s[0] == 0xF4) hi = 0x8F;
-    if (s[1] < lo || s[1] > hi) return 0;
-    for (i = 2; i < len; i++)
-        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
-    return len;
-}
-
-/*
- * The netCDF naming rule, as netCDF-C and PnetCDF apply it: well-formed
- * UTF-8; first character a letter, digit, '_' or any non-ASCII character;
- * no ASCII control character, DEL or '/'; no trailing space.  Unicode
- * normalization (NFC) is not checked: names are kept byte for byte.
- */
-static int name_is_legal(const unsigned char *s, int64_t n)
-{
-    int64_t i = 0;
-    unsigned char c = s[0];
-    if (n <= 0) return 0;
-    if (c < 0x80 && !(c == '_' || (c >= '0' && c <= '9') ||
-                      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
-        return 0;
-    while (i < n) {
-        int k = utf8_seq(s + i, n - i);
-        if (k == 0) return 0;
-        if (k == 1 && (s[i] < 0x20 || s[i] == 0x7F || s[i] == '/')) return 0;
-        i += k;
-    }
-    return s[n - 1] != ' ';
-}
-
 static int get_name(reader *r, char **out)
 {
     const unsigned char *b = NULL;
@@ -360,7 +313,7 @@ static int get_name(reader *r, char **out)
     if (err == NC_NOERR && n > NC_MAX_NAME) err = NC_EMAXNAME;
     if (err == NC_NOERR) err = take(r, n, &b);
     if (err == NC_NOERR) err = skip_padding(r, n);
-    if (err == NC_NOERR && !name_is_legal(b, n)) err = NC_EBADNAME;
+    if (err == NC_NOERR && !ncp_name_legal_stored(b, n)) err = NC_EBADNAME;
     if (err == NC_NOERR) {
         *out = malloc((size_t)n + 1);
         if (*out == NULL) {
@@ -397,40 +350,20 @@ static int get_xtype(reader *r, int *xtype)
     return err;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Names in one list must differ; sorting keeps this O(n log n) against a
- * header that declares millions of entries. */
-static int check_unique(char **names, int n)
+/* Names in one list must differ.  The list's own index finds each name
+ * among those before it, so this is O(n) against a header that declares
+ * millions of entries, and leaves the index built for the lookups to come. */
+static int unique_names(ncp_name_index *x, const void *base, size_t stride,
+                        size_t name_off, int n)
 {
     int err = NC_NOERR, i;
-    if (n < 2) goto done;
-    qsort(names, (size_t)n, sizeof *names, name_cmp);
-    for (i = 1; i < n && err == NC_NOERR; i++)
-        if (strcmp(names[i - 1], names[i]) == 0) err = NC_ENAMEINUSE;
-done:
-    return err;
-}
-
-static int unique_names(const void *base, size_t stride, size_t name_off, int n)
-{
-    int err = NC_NOERR, i;
-    char **names = NULL;
-    if (n < 2) goto done;
-    names = malloc((size_t)n * sizeof *names);
-    if (names == NULL) {
-        err = NC_ENOMEM;
-        goto done;
+    for (i = 1; i < n && err == NC_NOERR; i++) {
+        ncp_names_view v = {base, stride, name_off, i};
+        const char *name;
+        memcpy(&name, (const char *)base + (size_t)i * stride + name_off,
+               sizeof name);
+        if (ncp_index_find(x, v, name) >= 0) err = NC_ENAMEINUSE;
     }
-    for (i = 0; i < n; i++)
-        memcpy(&names[i], (const char *)base + (size_t)i * stride + name_off,
-               sizeof(char *));
-    err = check_unique(names, n);
-done:
-    free(names);
     return err;
 }
 
@@ -471,7 +404,8 @@ static int get_atts(reader *r, ncp_attlist *l)
         }
     }
     if (err == NC_NOERR)
-        err = unique_names(l->a, sizeof *l->a, offsetof(ncp_att, name), l->n);
+        err = unique_names(&l->index, l->a, sizeof *l->a,
+                           offsetof(ncp_att, name), l->n);
 done:
     return err;
 }
@@ -499,8 +433,8 @@ static int get_dims(reader *r, ncp_header *h)
         if (len == 0) h->unlimdimid = (int)i;
     }
     if (err == NC_NOERR)
-        err = unique_names(h->dims, sizeof *h->dims, offsetof(ncp_dim, name),
-                           h->ndims);
+        err = unique_names(&h->dim_index, h->dims, sizeof *h->dims,
+                           offsetof(ncp_dim, name), h->ndims);
 done:
     return err;
 }
@@ -559,8 +493,8 @@ static int get_vars(reader *r, ncp_header *h)
         err = get_var(r, h, &h->vars[i]);
     }
     if (err == NC_NOERR)
-        err = unique_names(h->vars, sizeof *h->vars, offsetof(ncp_var, name),
-                           h->nvars);
+        err = unique_names(&h->var_index, h->vars, sizeof *h->vars,
+                           offsetof(ncp_var, name), h->nvars);
 done:
     return err;
 }

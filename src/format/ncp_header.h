@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ncp_name.h"
+
 /* Which on-disk variant: the version byte after "CDF". */
 enum { NCP_CDF1 = 1, NCP_CDF2 = 2, NCP_CDF5 = 5 };
 
@@ -43,6 +45,7 @@ typedef struct ncp_attlist {
     int n;
     int cap;
     ncp_att *a;
+    ncp_name_index index; /* names -> positions in a; a cache (ncp_name.h) */
 } ncp_attlist;
 
 enum { NCP_VFILL_DEFAULT = 0, NCP_VFILL_ON = 1, NCP_VFILL_OFF = 2 };
@@ -76,6 +79,14 @@ typedef struct ncp_header {
     ncp_attlist gatts;
     int nvars;
     ncp_var *vars;
+    /* allocated entries of dims and vars (at least ndims and nvars; less
+       means exactly as many), so appending one costs O(1) */
+    int dims_cap;
+    int vars_cap;
+    /* names -> positions; caches over dims and vars (ncp_name.h) that the
+       lifetime functions below reset, free and never copy */
+    ncp_name_index dim_index;
+    ncp_name_index var_index;
     /* derived by ncp_layout_compute() */
     int64_t xsz;          /* encoded header size in bytes */
     int64_t begin_var;    /* offset of the first fixed-size variable (or of
@@ -91,6 +102,20 @@ void ncp_header_init(ncp_header *h, int format);
 void ncp_header_free(ncp_header *h);
 /* Deep copy; returns NC_NOERR or NC_ENOMEM (dst untouched on failure). */
 int ncp_header_copy(ncp_header *dst, const ncp_header *src);
+
+/* --- names (src/format/header.c) ---------------------------------------- */
+/* Position of the dimension, variable or attribute whose name is key
+ * (already in its stored, NFC, form), or -1.  O(1) on average. */
+int ncp_hdr_find_dim(ncp_header *h, const char *key);
+int ncp_hdr_find_var(ncp_header *h, const char *key);
+int ncp_hdr_find_att(ncp_attlist *l, const char *key);
+/* Give entry i the name newname (an allocation the header takes over)
+ * and free the old one, keeping the index in step. */
+void ncp_hdr_rename_dim(ncp_header *h, int i, char *newname);
+void ncp_hdr_rename_var(ncp_header *h, int i, char *newname);
+void ncp_hdr_rename_att(ncp_attlist *l, int i, char *newname);
+/* Remove attribute i (later ones move down one position). */
+void ncp_hdr_del_att(ncp_attlist *l, int i);
 
 /* --- codec (src/format/header_codec.c) ------------------------------------ */
 /* Size in bytes of the encoded header (no padding after the last byte). */
