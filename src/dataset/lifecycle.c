@@ -301,11 +301,12 @@ int ncmpi_inq_file_info(int ncid, MPI_Info *info_used)
     int err;
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if (!info_used) return NC_EINVAL;
+    if (!info_used) return NC_NOERR; /* nothing asked, as in PnetCDF */
     err = ncp_io_get_info(&ds->file, info_used);
     if (err == NC_NOERR)
-        err = ncp_hints_report(ds->layout.h_align, ds->layout.v_align,
-                               ds->layout.r_align, *info_used);
+        err = ncp_hints_report(&ds->hints, ds->layout.h_align,
+                               ds->layout.v_align, ds->layout.r_align,
+                               *info_used);
     return err;
 }
 
