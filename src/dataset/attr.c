@@ -31,14 +31,28 @@ static int check_fill_att(ncp_dataset *ds, int varid, const char *name,
     return NC_NOERR;
 }
 
+/* Text goes to NC_CHAR only and numbers never do; the flexible API takes
+ * its memory type from xtype. */
+static int check_char_match(int xtype, int mtype)
+{
+    if (mtype == NCP_M_TEXT && xtype != NC_CHAR) return NC_ECHAR;
+    if (mtype != NCP_M_TEXT && mtype != NCP_M_FLEX && xtype == NC_CHAR)
+        return NC_ECHAR;
+    return NC_NOERR;
+}
+
+/* In PnetCDF's order: the name, the type and the text/number match come
+ * before the length and the buffer, so a numeric put to NC_CHAR is
+ * NC_ECHAR whatever its length. */
 static int check_put_args(ncp_dataset *ds, int varid, const char *name,
                           int xtype, MPI_Offset nelems, const void *buf,
-                          ncp_attlist **l)
+                          int mtype, ncp_attlist **l)
 {
     int err = ncp_require_write(ds);
     if (err == NC_NOERR) err = ncp_attlist_of(ds, varid, l);
     if (err == NC_NOERR) err = ncp_name_check(name);
     if (err == NC_NOERR) err = ncp_type_check(xtype, ds->hdr.format);
+    if (err == NC_NOERR) err = check_char_match(xtype, mtype);
     if (err == NC_NOERR && nelems < 0) err = NC_EINVAL;
     if (err == NC_NOERR && nelems > 0 && !buf) err = NC_EINVAL;
     if (err == NC_NOERR &&
@@ -112,11 +126,8 @@ int ncp_att_put(int ncid, int varid, const char *name, int xtype,
     void *xvalue = NULL;
 
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    err = check_put_args(ds, varid, name, xtype, nelems, buf, &l);
+    err = check_put_args(ds, varid, name, xtype, nelems, buf, mtype, &l);
     if (err != NC_NOERR) return err;
-    if (mtype == NCP_M_TEXT && xtype != NC_CHAR) return NC_ECHAR;
-    if (mtype != NCP_M_TEXT && mtype != NCP_M_FLEX && xtype == NC_CHAR)
-        return NC_ECHAR;
     if (!(ds->flags & NCP_F_DEFINE) && ncp_find_att(l, name) < 0)
         return NC_ENOTINDEFINE;
     conv = make_xvalue(ds, xtype, nelems, buf, mtype, &xvalue);
@@ -146,9 +157,11 @@ int ncp_att_get(int ncid, int varid, const char *name, void *buf, int mtype)
     ncp_att *a;
     if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
         return err;
+    /* Nothing to convert: as in PnetCDF, even a numeric read of an empty
+     * NC_CHAR attribute succeeds. */
+    if (a->nelems == 0) return NC_NOERR;
     if (mtype == NCP_M_FLEX) mtype = (int)ncp_mtype_of_xtype(a->xtype);
     if ((mtype == NCP_M_TEXT) != (a->xtype == NC_CHAR)) return NC_ECHAR;
-    if (a->nelems == 0) return NC_NOERR;
     if (!buf) return NC_EINVAL;
     return ncp_x_get(a->xtype, a->xvalue, (ncp_mtype)mtype, buf, a->nelems,
                      ds->hdr.format);
@@ -215,7 +228,7 @@ int ncmpi_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
         return err;
     if ((err = ncp_dataset_get(ncid_out, &dst)) != NC_NOERR) return err;
     err = check_put_args(dst, varid_out, name, a->xtype, a->nelems, a->xvalue,
-                         &dl);
+                         NCP_M_FLEX, &dl);
     if (err != NC_NOERR) return err;
     /* Copy the bytes first: the source may be the slot being replaced. */
     nbytes = (size_t)(a->nelems * ncp_xtype_size(a->xtype));
