@@ -41,6 +41,13 @@ static int check_char_match(int xtype, int mtype)
     return NC_NOERR;
 }
 
+/* Bytes of one element of the caller's buffer. */
+static int mem_size(int xtype, int mtype)
+{
+    if (mtype == NCP_M_FLEX) return ncp_xtype_size(xtype);
+    return (int)ncp_mtype_size((ncp_mtype)mtype);
+}
+
 /* In PnetCDF's order: the name, the type and the text/number match come
  * before the length and the buffer, so a numeric put to NC_CHAR is
  * NC_ECHAR whatever its length. */
@@ -127,6 +134,8 @@ int ncp_att_put(int ncid, int varid, const char *name, int xtype,
 
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     err = check_put_args(ds, varid, name, xtype, nelems, buf, mtype, &l);
+    err = ncp_safe_put_att(ds, err, varid, name, xtype, nelems, buf,
+                           err == NC_NOERR ? mem_size(xtype, mtype) : 0);
     if (err != NC_NOERR) return err;
     if (!(ds->flags & NCP_F_DEFINE) && ncp_find_att(l, name) < 0)
         return NC_ENOTINDEFINE;
@@ -248,6 +257,8 @@ int ncmpi_rename_att(int ncid, int varid, const char *name,
     /* Permission is checked before the attribute is looked up. */
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
+    err = ncp_safe_att_name(ds, ncp_name_check(newname), varid, name, newname);
+    if (err != NC_NOERR) return err;
     if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
         return err;
     if ((err = ncp_name_check(newname)) != NC_NOERR) return err;
@@ -271,6 +282,8 @@ int ncmpi_del_att(int ncid, int varid, const char *name)
     /* Permission is checked before the attribute is looked up. */
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
+    err = ncp_safe_att_name(ds, NC_NOERR, varid, name, NULL);
+    if (err != NC_NOERR) return err;
     if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
         return err;
     if ((err = ncp_require_define(ds)) != NC_NOERR) return err;

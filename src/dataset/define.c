@@ -43,6 +43,7 @@ int ncmpi_def_dim(int ncid, const char *name, MPI_Offset len, int *idp)
     int64_t maxlen;
 
     if ((err = open_for_define(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_safe_def_dim(ds, name, len)) != NC_NOERR) return err;
     if ((err = ncp_name_check(name)) != NC_NOERR) return err;
     if (find_dim(&ds->hdr, name) >= 0) return NC_ENAMEINUSE;
     maxlen = ds->hdr.format == NCP_CDF5 ? INT64_MAX : INT_MAX;
@@ -57,6 +58,7 @@ int ncmpi_def_var(int ncid, const char *name, nc_type xtype, int ndims,
     ncp_dataset *ds;
 
     if ((err = open_for_define(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_safe_def_var(ds, name, xtype, ndims, dimids))) return err;
     if ((err = ncp_name_check(name)) != NC_NOERR) return err;
     if (find_var(&ds->hdr, name) >= 0) return NC_ENAMEINUSE;
     if ((err = ncp_type_check(xtype, ds->hdr.format)) != NC_NOERR) return err;
@@ -94,6 +96,7 @@ int ncmpi_rename_dim(int ncid, int dimid, const char *newname)
     int err;
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_safe_rename_dim(ds, dimid, newname))) return err;
     if (dimid < 0 || dimid >= ds->hdr.ndims) return NC_EBADDIM;
     err = rename_prologue(ncid, ds->hdr.dims[dimid].name, newname, &ds);
     if (err != NC_NOERR) return err;
@@ -107,6 +110,7 @@ int ncmpi_rename_var(int ncid, int varid, const char *newname)
     ncp_dataset *ds;
     ncp_var *v;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_safe_rename_var(ds, varid, newname))) return err;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
     err = rename_prologue(ncid, v->name, newname, &ds);
     if (err != NC_NOERR) return err;

@@ -109,6 +109,7 @@ int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
     if (err != NC_NOERR) goto done;
+    mode_err = ncp_safe_agree(ds, mode_err);
     err = ncp_io_open(&ds->file, ds->comm, path, 1, !(cmode & NC_NOCLOBBER),
                       1, mpi_info);
     if (err != NC_NOERR) goto done;
@@ -146,6 +147,7 @@ int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
     if (err != NC_NOERR) goto done;
+    mode_err = ncp_safe_agree(ds, mode_err);
     err = ncp_io_open(&ds->file, ds->comm, path, 0, 0,
                       (omode & NC_WRITE) != 0, mpi_info);
     if (err != NC_NOERR) goto done;

@@ -30,6 +30,7 @@
 #include "../util/ncp_hints.h"
 #include "../engine/ncp_engine.h"
 #include "ncpario.h"
+#include "ncp_safe.h"
 
 #define NCP_F_DEFINE 0x01    /* in define mode */
 #define NCP_F_INDEP 0x02     /* in independent data mode */
