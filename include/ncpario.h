@@ -30,7 +30,7 @@ extern "C" {
  * included), post (building requests: validation and conversion), wait
  * (moving bytes: every flush, blocking calls included) and close.
  *
- * I/O groups (hints nc_io_group_size, nc_num_aggrs_per_node): per
+ * I/O groups (hints nc_io_group_size, nc_io_group_per_node): per
  * direction, the rounds this rank took part in, the data bytes that moved
  * between it and its group's aggregator (counted on the member's side
  * only, so zero on aggregators and summed over ranks the whole traffic),
@@ -76,6 +76,12 @@ extern int ncpario_inq_profile(int ncid, ncpario_profile *prof);
 /* The version of the library actually linked, e.g. "0.1.0"; compare it with
    NCPARIO_VERSION to detect a header/library mismatch. */
 extern const char *ncpario_version(void);
+
+/* ncpario's own, more specific text for a status code.  ncmpi_strerror
+ * returns netCDF's standard string for the codes netCDF defines (programs
+ * compare it), and this text for the codes PnetCDF adds; this function
+ * returns ncpario's text for every code. */
+extern const char *ncpario_strerror_detail(int err);
 
 #ifdef __cplusplus
 }

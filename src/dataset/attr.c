@@ -31,10 +31,30 @@ static int check_fill_att(ncp_dataset *ds, int varid, const char *name,
     return NC_NOERR;
 }
 
-/* On success *nfc is the name to store (the caller frees it). */
+/* Text goes to NC_CHAR only and numbers never do; the flexible API takes
+ * its memory type from xtype. */
+static int check_char_match(int xtype, int mtype)
+{
+    if (mtype == NCP_M_TEXT && xtype != NC_CHAR) return NC_ECHAR;
+    if (mtype != NCP_M_TEXT && mtype != NCP_M_FLEX && xtype == NC_CHAR)
+        return NC_ECHAR;
+    return NC_NOERR;
+}
+
+/* Bytes of one element of the caller's buffer. */
+static int mem_size(int xtype, int mtype)
+{
+    if (mtype == NCP_M_FLEX) return ncp_xtype_size(xtype);
+    return (int)ncp_mtype_size((ncp_mtype)mtype);
+}
+
+/* In PnetCDF's order: the name, the type and the text/number match come
+ * before the length and the buffer, so a numeric put to NC_CHAR is
+ * NC_ECHAR whatever its length.  On success *nfc is the name to store
+ * (the caller frees it). */
 static int check_put_args(ncp_dataset *ds, int varid, const char *name,
                           int xtype, MPI_Offset nelems, const void *buf,
-                          ncp_attlist **l, char **nfc)
+                          int mtype, ncp_attlist **l, char **nfc)
 {
     int err = ncp_require_write(ds);
     *nfc = NULL;
@@ -42,6 +62,7 @@ static int check_put_args(ncp_dataset *ds, int varid, const char *name,
     if (err == NC_NOERR) err = ncp_name_for_define(name, nfc);
     if (err == NC_NOERR) name = *nfc;
     if (err == NC_NOERR) err = ncp_type_check(xtype, ds->hdr.format);
+    if (err == NC_NOERR) err = check_char_match(xtype, mtype);
     if (err == NC_NOERR && nelems < 0) err = NC_EINVAL;
     if (err == NC_NOERR && nelems > 0 && !buf) err = NC_EINVAL;
     if (err == NC_NOERR &&
@@ -120,13 +141,11 @@ int ncp_att_put(int ncid, int varid, const char *name, int xtype,
     char *nfc = NULL;
 
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
-    err = check_put_args(ds, varid, name, xtype, nelems, buf, &l, &nfc);
+    err = check_put_args(ds, varid, name, xtype, nelems, buf, mtype, &l,
+                         &nfc);
+    err = ncp_safe_put_att(ds, err, varid, name, xtype, nelems, buf,
+                           err == NC_NOERR ? mem_size(xtype, mtype) : 0);
     if (err != NC_NOERR) goto done;
-    if ((mtype == NCP_M_TEXT && xtype != NC_CHAR) ||
-        (mtype != NCP_M_TEXT && mtype != NCP_M_FLEX && xtype == NC_CHAR)) {
-        err = NC_ECHAR;
-        goto done;
-    }
     if (!(ds->flags & NCP_F_DEFINE) && ncp_find_att(l, nfc) < 0) {
         err = NC_ENOTINDEFINE;
         goto done;
@@ -162,9 +181,11 @@ int ncp_att_get(int ncid, int varid, const char *name, void *buf, int mtype)
     ncp_att *a;
     if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
         return err;
+    /* Nothing to convert: as in PnetCDF, even a numeric read of an empty
+     * NC_CHAR attribute succeeds. */
+    if (a->nelems == 0) return NC_NOERR;
     if (mtype == NCP_M_FLEX) mtype = (int)ncp_mtype_of_xtype(a->xtype);
     if ((mtype == NCP_M_TEXT) != (a->xtype == NC_CHAR)) return NC_ECHAR;
-    if (a->nelems == 0) return NC_NOERR;
     if (!buf) return NC_EINVAL;
     return ncp_x_get(a->xtype, a->xvalue, (ncp_mtype)mtype, buf, a->nelems,
                      ds->hdr.format);
@@ -232,7 +253,7 @@ int ncmpi_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
         goto done;
     if ((err = ncp_dataset_get(ncid_out, &dst)) != NC_NOERR) goto done;
     err = check_put_args(dst, varid_out, name, a->xtype, a->nelems, a->xvalue,
-                         &dl, &nfc);
+                         NCP_M_FLEX, &dl, &nfc);
     if (err != NC_NOERR) goto done;
     /* Copy the bytes first: the source may be the slot being replaced. */
     nbytes = (size_t)(a->nelems * ncp_xtype_size(a->xtype));
@@ -258,6 +279,8 @@ int ncmpi_rename_att(int ncid, int varid, const char *name,
     /* Permission is checked before the attribute is looked up. */
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
     if ((err = ncp_require_write(ds)) != NC_NOERR) goto done;
+    err = ncp_safe_att_name(ds, ncp_name_check(newname), varid, name, newname);
+    if (err != NC_NOERR) goto done;
     if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
         goto done;
     if ((err = ncp_name_for_define(newname, &nfc)) != NC_NOERR) goto done;
@@ -286,6 +309,8 @@ int ncmpi_del_att(int ncid, int varid, const char *name)
     /* Permission is checked before the attribute is looked up. */
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
+    err = ncp_safe_att_name(ds, NC_NOERR, varid, name, NULL);
+    if (err != NC_NOERR) return err;
     if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
         return err;
     if ((err = ncp_require_define(ds)) != NC_NOERR) return err;

@@ -29,6 +29,7 @@ int ncmpi_def_dim(int ncid, const char *name, MPI_Offset len, int *idp)
     char *nfc = NULL;
 
     if ((err = open_for_define(ncid, &ds)) != NC_NOERR) goto done;
+    if ((err = ncp_safe_def_dim(ds, name, len)) != NC_NOERR) goto done;
     if ((err = ncp_name_for_define(name, &nfc)) != NC_NOERR) goto done;
     if (ncp_hdr_find_dim(&ds->hdr, nfc) >= 0) {
         err = NC_ENAMEINUSE;
@@ -53,6 +54,8 @@ int ncmpi_def_var(int ncid, const char *name, nc_type xtype, int ndims,
     char *nfc = NULL;
 
     if ((err = open_for_define(ncid, &ds)) != NC_NOERR) goto done;
+    err = ncp_safe_def_var(ds, name, xtype, ndims, dimids);
+    if (err != NC_NOERR) goto done;
     if ((err = ncp_name_for_define(name, &nfc)) != NC_NOERR) goto done;
     if (ncp_hdr_find_var(&ds->hdr, nfc) >= 0) {
         err = NC_ENAMEINUSE;
@@ -94,6 +97,7 @@ int ncmpi_rename_dim(int ncid, int dimid, const char *newname)
     ncp_dataset *ds;
     char *nfc = NULL;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
+    if ((err = ncp_safe_rename_dim(ds, dimid, newname))) goto done;
     if (dimid < 0 || dimid >= ds->hdr.ndims) {
         err = NC_EBADDIM;
         goto done;
@@ -119,6 +123,7 @@ int ncmpi_rename_var(int ncid, int varid, const char *newname)
     ncp_var *v;
     char *nfc = NULL;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
+    if ((err = ncp_safe_rename_var(ds, varid, newname))) goto done;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) goto done;
     err = rename_prologue(ds, v->name, newname, &nfc);
     if (err != NC_NOERR) goto done;

@@ -103,6 +103,7 @@ int ncmpi_set_fill(int ncid, int fillmode, int *old_modep)
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
+    if ((err = ncp_safe_set_fill(ds, fillmode)) != NC_NOERR) return err;
     if (fillmode != NC_FILL && fillmode != NC_NOFILL) return NC_EINVAL;
     if (old_modep) *old_modep = (ds->flags & NCP_F_FILL) ? NC_FILL : NC_NOFILL;
     if (fillmode == NC_FILL)
@@ -125,6 +126,8 @@ int ncmpi_def_var_fill(int ncid, int varid, int no_fill,
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
+    err = ncp_safe_def_var_fill(ds, varid, no_fill, fill_value);
+    if (err != NC_NOERR) return err;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
     if (fill_value) {
         err = ncp_att_put(ncid, varid, "_FillValue", v->xtype, 1, fill_value,

@@ -11,7 +11,7 @@
 #include "pnetcdf.h"
 
 /* First read size: most headers are far smaller. */
-#define NCP_HDR_PROBE (256 * 1024)
+#define NCP_HDR_PROBE NCP_HEADER_READ_CHUNK
 
 int ncp_header_write(ncp_dataset *ds)
 {

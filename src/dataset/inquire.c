@@ -268,3 +268,40 @@ int ncmpi_inq_file_format(const char *filename, int *formatp)
     }
     return NC_NOERR;
 }
+
+/* The file's format as the create-mode flag that selects it. */
+int ncmpi_inq_version(int ncid, int *nc_mode)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (!nc_mode) return NC_NOERR;
+    switch (ds->hdr.format) {
+    case NCP_CDF5: *nc_mode = NC_64BIT_DATA; break;
+    case NCP_CDF2: *nc_mode = NC_64BIT_OFFSET; break;
+    default: *nc_mode = NC_CLASSIC_MODEL; break;
+    }
+    return NC_NOERR;
+}
+
+int ncmpi_inq_files_opened(int *num, int *ncids)
+{
+    if (!num) return NC_EINVAL;
+    return ncp_dataset_ids(num, ncids);
+}
+
+/* PnetCDF tracks its allocations only when built for debugging; like its
+ * ordinary builds, ncpario does not. */
+int ncmpi_inq_malloc_size(MPI_Offset *size)
+{
+    (void)size;
+    return NC_ENOTENABLED;
+}
+
+int ncmpi_inq_malloc_max_size(MPI_Offset *size)
+{
+    (void)size;
+    return NC_ENOTENABLED;
+}
+
+int ncmpi_inq_malloc_list(void) { return NC_ENOTENABLED; }

@@ -109,6 +109,7 @@ int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
     if (err != NC_NOERR) goto done;
+    mode_err = ncp_safe_agree(ds, mode_err);
     err = ncp_io_open(&ds->file, ds->comm, path, 1, !(cmode & NC_NOCLOBBER),
                       1, mpi_info);
     if (err != NC_NOERR) goto done;
@@ -146,6 +147,7 @@ int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
     if (err != NC_NOERR) goto done;
+    mode_err = ncp_safe_agree(ds, mode_err);
     err = ncp_io_open(&ds->file, ds->comm, path, 0, 0,
                       (omode & NC_WRITE) != 0, mpi_info);
     if (err != NC_NOERR) goto done;
@@ -301,11 +303,12 @@ int ncmpi_inq_file_info(int ncid, MPI_Info *info_used)
     int err;
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if (!info_used) return NC_EINVAL;
+    if (!info_used) return NC_NOERR; /* nothing asked, as in PnetCDF */
     err = ncp_io_get_info(&ds->file, info_used);
     if (err == NC_NOERR)
-        err = ncp_hints_report(ds->layout.h_align, ds->layout.v_align,
-                               ds->layout.r_align, *info_used);
+        err = ncp_hints_report(&ds->hints, ds->layout.h_align,
+                               ds->layout.v_align, ds->layout.r_align,
+                               *info_used);
     return err;
 }
 

@@ -30,6 +30,7 @@
 #include "../util/ncp_hints.h"
 #include "../engine/ncp_engine.h"
 #include "ncpario.h"
+#include "ncp_safe.h"
 
 #define NCP_F_DEFINE 0x01    /* in define mode */
 #define NCP_F_INDEP 0x02     /* in independent data mode */
@@ -63,6 +64,9 @@ typedef struct ncp_dataset {
 int ncp_dataset_get(int ncid, ncp_dataset **ds);
 int ncp_dataset_add(ncp_dataset *ds);
 void ncp_dataset_remove(ncp_dataset *ds);
+/* The number of open datasets, and their ncids in ascending order into
+ * ids (may be NULL; room for *num). */
+int ncp_dataset_ids(int *num, int *ids);
 
 /* --- the consensus helpers (consensus.c) --------------------------------- */
 /* All ranks return the worst (most negative) of their codes. */

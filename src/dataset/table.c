@@ -37,3 +37,15 @@ void ncp_dataset_remove(ncp_dataset *ds)
     if (ds->ncid >= 0 && ds->ncid < NCP_MAX_OPEN && open_table[ds->ncid] == ds)
         open_table[ds->ncid] = NULL;
 }
+
+int ncp_dataset_ids(int *num, int *ids)
+{
+    int i, n = 0;
+    for (i = 0; i < NCP_MAX_OPEN; i++) {
+        if (!open_table[i]) continue;
+        if (ids) ids[n] = i;
+        n++;
+    }
+    *num = n;
+    return NC_NOERR;
+}

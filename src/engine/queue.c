@@ -131,6 +131,7 @@ int ncp_data_access(const ncp_data_args *a)
     if (err == NC_EINDEFINE || err == NC_EINDEP || err == NC_ENOTINDEP ||
         err == NC_EPERM || (err != NC_NOERR && !a->collective))
         return err;
+    if (a->collective) err = ncp_safe_data(ds, err, ops, &n);
     if (err != NC_NOERR) n = 0; /* join the collective with nothing */
     ioerr = flush_array(ds, ops, n, a->collective,
                         a->is_put ? NCP_FLUSH_PUTS : NCP_FLUSH_GETS, &status);
@@ -179,6 +180,7 @@ int ncp_data_multi(int ncid, int is_put, int collective,
         for (k = 0; k < total; k++) ncp_op_free(ds, &all[k]);
         total = 0;
     }
+    if (collective) first = ncp_safe_data(ds, first, all, &total);
     ioerr = flush_array(ds, all, total, collective,
                         is_put ? NCP_FLUSH_PUTS : NCP_FLUSH_GETS, &status);
     free(all);

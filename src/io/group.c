@@ -4,7 +4,7 @@
  *
  * Groups are consecutive ranks (nc_io_group_size=N, or "all" for one
  * writer, MOM's single-threaded mode) or a node's ranks cut into K groups
- * (nc_num_aggrs_per_node=K, the node found with MPI_Comm_split_type).  The
+ * (nc_io_group_per_node=K, the node found with MPI_Comm_split_type).  The
  * aggregators open the file a second time over a communicator of their
  * own, so that their I/O phase is one collective driver call among them
  * alone: members never enter the file system for collective data.
@@ -57,14 +57,14 @@ static int read_own_hints(MPI_Info info, ncp_group_conf *c)
 {
     int err = read_group_size(info, &c->size);
     if (err == NC_NOERR)
-        err = ncp_hints_get_int(info, "nc_num_aggrs_per_node", INT_MAX,
+        err = ncp_hints_get_int(info, "nc_io_group_per_node", INT_MAX,
                                 &c->per_node);
     if (err == NC_NOERR)
         err = ncp_hints_get_int(info, "nc_io_group_buffer_size",
                                 NCP_GROUP_CAP_MAX, &c->cap);
     if (err == NC_NOERR && c->size != 0 && c->per_node != 0) {
         fprintf(stderr, "ncpario: hints nc_io_group_size and "
-                        "nc_num_aggrs_per_node both set: choose one\n");
+                        "nc_io_group_per_node both set: choose one\n");
         err = NC_EINVAL;
     }
     return err;
@@ -88,7 +88,7 @@ int ncp_group_conf_read(ncp_file *f, ncp_group_conf *c)
     MPI_Comm_rank(f->comm, &rank);
     if (differ && rank == 0)
         fprintf(stderr, "ncpario: the I/O group hints (nc_io_group_size, "
-                        "nc_num_aggrs_per_node, nc_io_group_buffer_size) "
+                        "nc_io_group_per_node, nc_io_group_buffer_size) "
                         "differ between ranks\n");
     return differ ? NC_EINVAL : NC_NOERR;
 }

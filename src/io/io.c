@@ -116,9 +116,10 @@ static int default_driver(const char *path)
 
 /*
  * Rank 0's nc_driver hint chooses for everyone (as rank 0's mode flags
- * do), so ranks never split between drivers.  A name that is no driver is
- * an error rather than a silent fallback: the user asked for something
- * specific.
+ * do), so ranks never split between drivers.  A name that is no driver of
+ * ours falls back to the default with a warning rather than failing the
+ * open: other libraries read this hint too (PnetCDF 1.15 has "gio"), and
+ * one info object may be shared between programs built on either.
  */
 static int choose_driver(ncp_file *f, int rank)
 {
@@ -126,13 +127,13 @@ static int choose_driver(ncp_file *f, int rank)
     int flag = 0, code = default_driver(f->path);
     if (rank == 0 && f->info != MPI_INFO_NULL) {
         MPI_Info_get(f->info, "nc_driver", MPI_MAX_INFO_VAL, val, &flag);
-        if (flag) code = driver_named(val);
-        if (code < 0)
-            fprintf(stderr, "ncpario: nc_driver '%s' is not a driver "
-                            "(mpiio or posix)\n", val);
+        if (flag && driver_named(val) >= 0) code = driver_named(val);
+        else if (flag)
+            fprintf(stderr, "ncpario: nc_driver '%s' is not a driver of "
+                            "ncpario (mpiio or posix); using %s\n", val,
+                    drivers[code]->name);
     }
     MPI_Bcast(&code, 1, MPI_INT, 0, f->comm);
-    if (code < 0) return NC_EINVAL;
     f->drv = drivers[code];
     return NC_NOERR;
 }

@@ -17,7 +17,7 @@
 typedef struct ncp_group_conf {
     int64_t size;     /* nc_io_group_size: ranks per group, 0 = unset,
                          NCP_GROUP_ALL = every rank in one group */
-    int64_t per_node; /* nc_num_aggrs_per_node: groups per node, 0 = unset */
+    int64_t per_node; /* nc_io_group_per_node: groups per node, 0 = unset */
     int64_t cap;      /* nc_io_group_buffer_size: staging bytes per round */
 } ncp_group_conf;
 

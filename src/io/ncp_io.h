@@ -75,9 +75,9 @@ typedef struct ncp_file {
 } ncp_file;
 
 /* Collective over comm.  create: 1 to create (clobber chooses truncate vs
- * NC_EEXIST); returns NC_* codes translated from MPI or errno values.  An
- * nc_driver hint naming no driver, or a bad I/O group hint, gives
- * NC_EINVAL before anything is created. */
+ * NC_EEXIST); returns NC_* codes translated from MPI or errno values.  A
+ * bad I/O group hint gives NC_EINVAL before anything is created; an
+ * nc_driver hint naming no driver of ours falls back to the default. */
 int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
                 int clobber, int writable, MPI_Info info);
 int ncp_io_close(ncp_file *f);

@@ -3,9 +3,14 @@
  * ncmpi_strerrno(), and the version strings (ncmpi_inq_libvers(),
  * ncpario_version()).
  *
- * One table, NCP_ERRORS, pairs each code of include/pnetcdf.h with a
- * message written for ncpario; both lookups are generated from it, so a code
- * cannot have a name without a message.  The lookup is a switch built from
+ * One table, NCP_ERRORS, pairs each code of include/pnetcdf.h with two
+ * texts: netCDF's standard string, for the codes netCDF itself defines
+ * (programs and test suites compare ncmpi_strerror's text with it, so it
+ * is reproduced as netCDF prints it), and a message written for ncpario,
+ * which ncmpi_strerror returns for the codes PnetCDF adds (NULL in the
+ * first column) and ncpario_strerror_detail returns for every code.  All
+ * lookups are generated from the table, so a code cannot have a name
+ * without a message.  The lookup is a switch built from
  * the table, which makes the compiler reject two entries with one value;
  * that is why the alias spellings (NC_EDMR, NC_EURL, NC_ECMODE, the
  * *_MULTIDEFINE forms ...) are absent: each value is named once, by its
@@ -20,220 +25,510 @@
 #include "ncpario.h"
 
 #define NCP_ERRORS(X)                                                        \
-    X(NC_NOERR, "No error")                                                  \
-    X(NC2_ERR, "Error reported through the netCDF version 2 interface")     \
-    X(NC_EBADID, "The id does not name an open dataset")                     \
-    X(NC_ENFILE, "Too many datasets are open at once")                       \
-    X(NC_EEXIST, "The file exists and NC_NOCLOBBER forbids replacing it")    \
-    X(NC_EINVAL, "An argument is invalid")                                   \
-    X(NC_EPERM, "The dataset was opened read-only; writing is not allowed")  \
-    X(NC_ENOTINDEFINE, "The operation needs define mode; call ncmpi_redef "  \
-                       "first")                                              \
-    X(NC_EINDEFINE, "The operation is not allowed in define mode; call "     \
-                    "ncmpi_enddef first")                                    \
-    X(NC_EINVALCOORDS, "A start index lies outside the variable's shape")    \
-    X(NC_EMAXDIMS, "Too many dimensions")                                    \
-    X(NC_ENAMEINUSE, "Another object of this kind already has that name")    \
-    X(NC_ENOTATT, "No attribute of that name exists")                        \
-    X(NC_EMAXATTS, "Too many attributes")                                    \
-    X(NC_EBADTYPE, "The value is not a valid external data type")            \
-    X(NC_EBADDIM, "The id or name does not name a dimension")                \
-    X(NC_EUNLIMPOS, "The unlimited dimension may only be a variable's "      \
-                    "first dimension")                                       \
-    X(NC_EMAXVARS, "Too many variables")                                     \
-    X(NC_ENOTVAR, "The id or name does not name a variable")                 \
-    X(NC_EGLOBAL, "The operation cannot be applied to NC_GLOBAL")            \
-    X(NC_ENOTNC, "The file is not in a netCDF classic format")               \
-    X(NC_ESTS, "The string buffer is too short")                             \
-    X(NC_EMAXNAME, "The name is longer than NC_MAX_NAME")                    \
-    X(NC_EUNLIMIT, "The dataset already has an unlimited dimension")         \
-    X(NC_ENORECVARS, "The dataset has no record variables")                  \
-    X(NC_ECHAR, "Text and numeric values cannot be converted into each "     \
-                "other")                                                     \
-    X(NC_EEDGE, "start + count runs past the end of a dimension")            \
-    X(NC_ESTRIDE, "A stride is zero or negative")                            \
-    X(NC_EBADNAME, "The name is not a legal netCDF name")                    \
-    X(NC_ERANGE, "A value does not fit in the destination type")             \
-    X(NC_ENOMEM, "Out of memory")                                            \
-    X(NC_EVARSIZE, "A variable is too large for the file format")            \
-    X(NC_EDIMSIZE, "The dimension length is not valid")                      \
-    X(NC_ETRUNC, "The file is shorter than its header says; it may be "      \
-                 "truncated or damaged")                                     \
-    X(NC_EAXISTYPE, "The axis type is not recognised")                       \
-    X(NC_EDAP, "DAP request failed")                                         \
-    X(NC_ECURL, "libcurl request failed")                                    \
-    X(NC_EIO, "Input/output failure")                                        \
-    X(NC_ENODATA, "The variable has no data")                                \
-    X(NC_EDAPSVC, "The DAP server reported a failure")                       \
-    X(NC_EDAS, "The DAS is malformed or could not be read")                  \
-    X(NC_EDDS, "The DDS is malformed or could not be read")                  \
-    X(NC_EDATADDS, "The DATADDS is malformed or could not be read")          \
-    X(NC_EDAPURL, "The DAP URL is malformed")                                \
-    X(NC_EDAPCONSTRAINT, "The DAP constraint is malformed")                  \
-    X(NC_ETRANSLATION, "The construct has no translation")                   \
-    X(NC_EACCESS, "Access was refused")                                      \
-    X(NC_EAUTH, "Authorization failed")                                      \
-    X(NC_ENOTFOUND, "The file was not found")                                \
-    X(NC_ECANTREMOVE, "The file could not be removed")                       \
-    X(NC_EINTERNAL, "Internal library error")                                \
-    X(NC_EPNETCDF, "The PnetCDF layer reported a failure")                   \
-    X(NC_EHDFERR, "The HDF5 layer reported a failure")                       \
-    X(NC_ECANTREAD, "The data could not be read")                            \
-    X(NC_ECANTWRITE, "The data could not be written")                        \
-    X(NC_ECANTCREATE, "The file could not be created")                       \
-    X(NC_EFILEMETA, "File metadata is inconsistent")                         \
-    X(NC_EDIMMETA, "Dimension metadata is inconsistent")                     \
-    X(NC_EATTMETA, "Attribute metadata is inconsistent")                     \
-    X(NC_EVARMETA, "Variable metadata is inconsistent")                      \
-    X(NC_ENOCOMPOUND, "The type is not a compound type")                     \
-    X(NC_EATTEXISTS, "The attribute already exists")                         \
-    X(NC_ENOTNC4, "The operation needs a netCDF-4 file")                     \
-    X(NC_ESTRICTNC3, "The operation is not allowed on a classic-model "      \
-                     "netCDF-4 file")                                        \
-    X(NC_ENOTNC3, "The operation needs a classic-format file")               \
-    X(NC_ENOPAR, "The file was not opened for parallel access")              \
-    X(NC_EPARINIT, "Parallel access could not be initialised")               \
-    X(NC_EBADGRPID, "The id does not name a group")                          \
-    X(NC_EBADTYPID, "The id does not name a type")                           \
-    X(NC_ETYPDEFINED, "The type is already defined and cannot change")       \
-    X(NC_EBADFIELD, "The id does not name a field")                          \
-    X(NC_EBADCLASS, "The type class is not valid here")                      \
-    X(NC_EMAPTYPE, "Mapped access works on atomic types only")               \
-    X(NC_ELATEFILL, "The fill value cannot change once data exists")         \
-    X(NC_ELATEDEF, "The variable property must be set before ncmpi_enddef")  \
-    X(NC_EDIMSCALE, "HDF5 dimension scale failure")                          \
-    X(NC_ENOGRP, "No such group")                                            \
-    X(NC_ESTORAGE, "Contiguous and chunked storage cannot both be set")      \
-    X(NC_EBADCHUNK, "The chunk size is not valid")                           \
-    X(NC_ENOTBUILT, "The feature was not enabled when the library was "      \
-                    "built")                                                 \
-    X(NC_EDISKLESS, "Diskless file access failed")                           \
-    X(NC_ECANTEXTEND, "The dataset cannot grow during independent I/O")      \
-    X(NC_EMPI, "An MPI call failed")                                         \
-    X(NC_EFILTER, "A filter operation failed")                               \
-    X(NC_ERCFILE, "The RC file could not be used")                           \
-    X(NC_ENULLPAD, "Header padding bytes are not zero")                      \
-    X(NC_EINMEMORY, "In-memory file access failed")                          \
-    X(NC_ENOFILTER, "The variable has no such filter")                       \
-    X(NC_ENCZARR, "The NCZarr layer reported a failure")                     \
-    X(NC_ES3, "S3 request failed")                                           \
-    X(NC_EEMPTY, "The NCZarr map key is empty")                              \
-    X(NC_EOBJECT, "An object exists where none should")                      \
-    X(NC_ENOOBJECT, "An expected object does not exist")                     \
-    X(NC_EPLUGIN, "A dynamically loaded plugin failed")                      \
-    X(NC_ESMALL, "MPI_Offset is too small for this file format")             \
-    X(NC_ENOTINDEP, "The call needs independent data mode; call "            \
-                    "ncmpi_begin_indep_data first")                          \
-    X(NC_EINDEP, "The call is not allowed in independent data mode; call "   \
-                 "ncmpi_end_indep_data first")                               \
-    X(NC_EFILE, "File operation failed")                                     \
-    X(NC_EREAD, "Reading the file failed")                                   \
-    X(NC_EWRITE, "Writing the file failed")                                  \
-    X(NC_EOFILE, "The file could not be opened or created")                  \
-    X(NC_EMULTITYPES, "The MPI datatype mixes several element types")        \
-    X(NC_EIOMISMATCH, "The buffer holds a different number of elements "     \
-                      "than the request selects")                            \
-    X(NC_ENEGATIVECNT, "A count is negative")                                \
-    X(NC_EUNSPTETYPE, "The MPI datatype's element type is not supported")    \
-    X(NC_EINVAL_REQUEST, "The id does not name a pending nonblocking "       \
-                         "request")                                          \
-    X(NC_EAINT_TOO_SMALL, "The value does not fit in MPI_Aint")              \
-    X(NC_ENOTSUPPORT, "The feature is not supported")                        \
-    X(NC_ENULLBUF, "The buffer to attach is NULL")                           \
-    X(NC_EPREVATTACHBUF, "A buffer is already attached")                     \
-    X(NC_ENULLABUF, "No buffer is attached")                                 \
-    X(NC_EPENDINGBPUT, "Buffered puts are still pending, so the buffer "     \
-                       "cannot be detached")                                 \
-    X(NC_EINSUFFBUF, "The attached buffer has too little room left")         \
-    X(NC_ENOENT, "The file does not exist")                                  \
-    X(NC_EINTOVERFLOW, "The value does not fit in a 4-byte integer")         \
-    X(NC_ENOTENABLED, "The feature is not enabled")                          \
-    X(NC_EBAD_FILE, "The file name is not valid")                            \
-    X(NC_ENO_SPACE, "No space is left on the device")                        \
-    X(NC_EQUOTA, "The disk quota is exhausted")                              \
-    X(NC_ENULLSTART, "The start argument is NULL")                           \
-    X(NC_ENULLCOUNT, "The count argument is NULL")                           \
-    X(NC_EINVAL_CMODE, "The create mode is not valid")                       \
-    X(NC_ETYPESIZE, "The MPI datatype is larger than the request")           \
-    X(NC_ETYPE_MISMATCH, "The MPI datatype's element type does not match "   \
-                         "the variable's type")                              \
-    X(NC_ETYPESIZE_MISMATCH, "The file type and buffer type sizes differ")   \
-    X(NC_ESTRICTCDF2, "The operation needs the CDF-5 format")                \
-    X(NC_ENOTRECVAR, "The operation needs a record variable")                \
-    X(NC_ENOTFILL, "The variable's fill mode is off, so it cannot be "       \
-                   "filled")                                                 \
-    X(NC_EINVAL_OMODE, "The open mode is not valid")                         \
-    X(NC_EPENDING, "Nonblocking requests are still pending")                 \
-    X(NC_EMAX_REQ, "A single request is larger than INT_MAX bytes")         \
-    X(NC_EBADLOG, "The log file format is not recognised")                   \
-    X(NC_EFLUSHED, "The request has already been written and cannot be "     \
-                   "cancelled")                                              \
-    X(NC_EADIOS, "The ADIOS layer reported a failure")                       \
-    X(NC_EMULTIDEFINE, "Processes disagree about the dataset definition")    \
-    X(NC_EMULTIDEFINE_OMODE, "Processes passed different open or create "    \
-                             "modes")                                        \
-    X(NC_EMULTIDEFINE_DIM_NUM, "Processes defined different numbers of "     \
-                               "dimensions")                                 \
-    X(NC_EMULTIDEFINE_DIM_SIZE, "Processes gave a dimension different "      \
-                                "lengths")                                   \
-    X(NC_EMULTIDEFINE_DIM_NAME, "Processes gave a dimension different "      \
-                                "names")                                     \
-    X(NC_EMULTIDEFINE_VAR_NUM, "Processes defined different numbers of "     \
-                               "variables")                                  \
-    X(NC_EMULTIDEFINE_VAR_NAME, "Processes gave a variable different "       \
-                                "names")                                     \
-    X(NC_EMULTIDEFINE_VAR_NDIMS, "Processes gave a variable different "      \
-                                 "numbers of dimensions")                    \
-    X(NC_EMULTIDEFINE_VAR_DIMIDS, "Processes gave a variable different "     \
-                                  "dimensions")                              \
-    X(NC_EMULTIDEFINE_VAR_TYPE, "Processes gave a variable different "       \
-                                "types")                                     \
-    X(NC_EMULTIDEFINE_VAR_LEN, "Processes computed different variable "      \
-                               "sizes")                                      \
-    X(NC_EMULTIDEFINE_NUMRECS, "Processes disagree about the number of "     \
-                               "records")                                    \
-    X(NC_EMULTIDEFINE_VAR_BEGIN, "Processes computed different variable "    \
-                                 "file offsets")                             \
-    X(NC_EMULTIDEFINE_ATTR_NUM, "Processes defined different numbers of "    \
-                                "attributes")                                \
-    X(NC_EMULTIDEFINE_ATTR_SIZE, "Processes hold attributes of different "   \
-                                 "sizes")                                    \
-    X(NC_EMULTIDEFINE_ATTR_NAME, "Processes gave an attribute different "    \
-                                 "names")                                    \
-    X(NC_EMULTIDEFINE_ATTR_TYPE, "Processes gave an attribute different "    \
-                                 "types")                                    \
-    X(NC_EMULTIDEFINE_ATTR_LEN, "Processes gave an attribute different "     \
-                                "lengths")                                   \
-    X(NC_EMULTIDEFINE_ATTR_VAL, "Processes gave an attribute different "     \
-                                "values")                                    \
-    X(NC_EMULTIDEFINE_FNC_ARGS, "Processes passed different arguments to a " \
-                                "collective call")                           \
-    X(NC_EMULTIDEFINE_FILL_MODE, "Processes set different dataset fill "     \
-                                 "modes")                                    \
-    X(NC_EMULTIDEFINE_VAR_FILL_MODE, "Processes set different fill modes "   \
-                                     "for a variable")                       \
-    X(NC_EMULTIDEFINE_VAR_FILL_VALUE, "Processes set different fill values " \
-                                      "for a variable")                      \
-    X(NC_EMULTIDEFINE_CMODE, "Processes passed different create modes")
+    X(NC_NOERR,                                                              \
+      "No error",                                                            \
+      "No error")                                                            \
+    X(NC2_ERR,                                                               \
+      NULL,                                                                  \
+      "Error reported through the netCDF version 2 interface")               \
+    X(NC_EBADID,                                                             \
+      "NetCDF: Not a valid ID",                                              \
+      "The id does not name an open dataset")                                \
+    X(NC_ENFILE,                                                             \
+      "NetCDF: Too many files open",                                         \
+      "Too many datasets are open at once")                                  \
+    X(NC_EEXIST,                                                             \
+      "NetCDF: File exists && NC_NOCLOBBER",                                 \
+      "The file exists and NC_NOCLOBBER forbids replacing it")               \
+    X(NC_EINVAL,                                                             \
+      "NetCDF: Invalid argument",                                            \
+      "An argument is invalid")                                              \
+    X(NC_EPERM,                                                              \
+      "NetCDF: Write to read only",                                          \
+      "The dataset was opened read-only; writing is not allowed")            \
+    X(NC_ENOTINDEFINE,                                                       \
+      "NetCDF: Operation not allowed in data mode",                          \
+      "The operation needs define mode; call ncmpi_redef first")             \
+    X(NC_EINDEFINE,                                                          \
+      "NetCDF: Operation not allowed in define mode",                        \
+      "The operation is not allowed in define mode; call ncmpi_enddef "      \
+      "first")                                                               \
+    X(NC_EINVALCOORDS,                                                       \
+      "NetCDF: Index exceeds dimension bound",                               \
+      "A start index lies outside the variable's shape")                     \
+    X(NC_EMAXDIMS,                                                           \
+      "NetCDF: NC_MAX_DIMS or NC_MAX_VAR_DIMS exceeded",                     \
+      "Too many dimensions")                                                 \
+    X(NC_ENAMEINUSE,                                                         \
+      "NetCDF: String match to name in use",                                 \
+      "Another object of this kind already has that name")                   \
+    X(NC_ENOTATT,                                                            \
+      "NetCDF: Attribute not found",                                         \
+      "No attribute of that name exists")                                    \
+    X(NC_EMAXATTS,                                                           \
+      "NetCDF: NC_MAX_ATTRS exceeded",                                       \
+      "Too many attributes")                                                 \
+    X(NC_EBADTYPE,                                                           \
+      "NetCDF: Not a valid data type or _FillValue type mismatch",           \
+      "The value is not a valid external data type")                         \
+    X(NC_EBADDIM,                                                            \
+      "NetCDF: Invalid dimension ID or name",                                \
+      "The id or name does not name a dimension")                            \
+    X(NC_EUNLIMPOS,                                                          \
+      "NetCDF: NC_UNLIMITED in the wrong index",                             \
+      "The unlimited dimension may only be a variable's first dimension")    \
+    X(NC_EMAXVARS,                                                           \
+      "NetCDF: NC_MAX_VARS exceeded",                                        \
+      "Too many variables")                                                  \
+    X(NC_ENOTVAR,                                                            \
+      "NetCDF: Variable not found",                                          \
+      "The id or name does not name a variable")                             \
+    X(NC_EGLOBAL,                                                            \
+      "NetCDF: Action prohibited on NC_GLOBAL varid",                        \
+      "The operation cannot be applied to NC_GLOBAL")                        \
+    X(NC_ENOTNC,                                                             \
+      "NetCDF: Unknown file format (file format violates CDF specification)",\
+      "The file is not in a netCDF classic format")                          \
+    X(NC_ESTS,                                                               \
+      "NetCDF: In Fortran, string too short",                                \
+      "The string buffer is too short")                                      \
+    X(NC_EMAXNAME,                                                           \
+      "NetCDF: NC_MAX_NAME exceeded",                                        \
+      "The name is longer than NC_MAX_NAME")                                 \
+    X(NC_EUNLIMIT,                                                           \
+      "NetCDF: NC_UNLIMITED size already in use",                            \
+      "The dataset already has an unlimited dimension")                      \
+    X(NC_ENORECVARS,                                                         \
+      "NetCDF: nc_rec op when there are no record vars",                     \
+      "The dataset has no record variables")                                 \
+    X(NC_ECHAR,                                                              \
+      "NetCDF: Attempt to convert between text & numbers",                   \
+      "Text and numeric values cannot be converted into each other")         \
+    X(NC_EEDGE,                                                              \
+      "NetCDF: Start+count exceeds dimension bound",                         \
+      "start + count runs past the end of a dimension")                      \
+    X(NC_ESTRIDE,                                                            \
+      "NetCDF: Illegal stride",                                              \
+      "A stride is zero or negative")                                        \
+    X(NC_EBADNAME,                                                           \
+      "NetCDF: Name contains illegal characters",                            \
+      "The name is not a legal netCDF name")                                 \
+    X(NC_ERANGE,                                                             \
+      "NetCDF: Numeric conversion not representable",                        \
+      "A value does not fit in the destination type")                        \
+    X(NC_ENOMEM,                                                             \
+      "NetCDF: Memory allocation (malloc) failure",                          \
+      "Out of memory")                                                       \
+    X(NC_EVARSIZE,                                                           \
+      "NetCDF: One or more variable sizes violate format constraints",       \
+      "A variable is too large for the file format")                         \
+    X(NC_EDIMSIZE,                                                           \
+      "NetCDF: Invalid dimension size",                                      \
+      "The dimension length is not valid")                                   \
+    X(NC_ETRUNC,                                                             \
+      "NetCDF: File likely truncated or possibly corrupted",                 \
+      "The file is shorter than its header says; it may be truncated or "    \
+      "damaged")                                                             \
+    X(NC_EAXISTYPE,                                                          \
+      "NetCDF: Illegal axis type",                                           \
+      "The axis type is not recognised")                                     \
+    X(NC_EDAP,                                                               \
+      "NetCDF: DAP failure",                                                 \
+      "DAP request failed")                                                  \
+    X(NC_ECURL,                                                              \
+      "NetCDF: libcurl failure",                                             \
+      "libcurl request failed")                                              \
+    X(NC_EIO,                                                                \
+      "NetCDF: I/O failure",                                                 \
+      "Input/output failure")                                                \
+    X(NC_ENODATA,                                                            \
+      "NetCDF: Variable has no data",                                        \
+      "The variable has no data")                                            \
+    X(NC_EDAPSVC,                                                            \
+      "NetCDF: DAP server error",                                            \
+      "The DAP server reported a failure")                                   \
+    X(NC_EDAS,                                                               \
+      "NetCDF: Malformed or inaccessible DAP DAS",                           \
+      "The DAS is malformed or could not be read")                           \
+    X(NC_EDDS,                                                               \
+      "NetCDF: Malformed or inaccessible DAP2 DDS or DAP4 DMR response",     \
+      "The DDS is malformed or could not be read")                           \
+    X(NC_EDATADDS,                                                           \
+      "NetCDF: Malformed or inaccessible DAP2 DATADDS or DAP4 DAP response", \
+      "The DATADDS is malformed or could not be read")                       \
+    X(NC_EDAPURL,                                                            \
+      "NetCDF: Malformed URL",                                               \
+      "The DAP URL is malformed")                                            \
+    X(NC_EDAPCONSTRAINT,                                                     \
+      "NetCDF: Malformed or unexpected Constraint",                          \
+      "The DAP constraint is malformed")                                     \
+    X(NC_ETRANSLATION,                                                       \
+      "NetCDF: Untranslatable construct",                                    \
+      "The construct has no translation")                                    \
+    X(NC_EACCESS,                                                            \
+      "NetCDF: Access failure",                                              \
+      "Access was refused")                                                  \
+    X(NC_EAUTH,                                                              \
+      "NetCDF: Authorization failure",                                       \
+      "Authorization failed")                                                \
+    X(NC_ENOTFOUND,                                                          \
+      "NetCDF: file not found",                                              \
+      "The file was not found")                                              \
+    X(NC_ECANTREMOVE,                                                        \
+      "NetCDF: cannot delete file",                                          \
+      "The file could not be removed")                                       \
+    X(NC_EINTERNAL,                                                          \
+      "NetCDF: internal library error; Please contact Unidata support",      \
+      "Internal library error")                                              \
+    X(NC_EPNETCDF,                                                           \
+      "NetCDF: PnetCDF error",                                               \
+      "The PnetCDF layer reported a failure")                                \
+    X(NC_EHDFERR,                                                            \
+      "NetCDF: HDF error",                                                   \
+      "The HDF5 layer reported a failure")                                   \
+    X(NC_ECANTREAD,                                                          \
+      "NetCDF: Can't read file",                                             \
+      "The data could not be read")                                          \
+    X(NC_ECANTWRITE,                                                         \
+      "NetCDF: Can't write file",                                            \
+      "The data could not be written")                                       \
+    X(NC_ECANTCREATE,                                                        \
+      "NetCDF: Can't create file",                                           \
+      "The file could not be created")                                       \
+    X(NC_EFILEMETA,                                                          \
+      "NetCDF: Can't add HDF5 file metadata",                                \
+      "File metadata is inconsistent")                                       \
+    X(NC_EDIMMETA,                                                           \
+      "NetCDF: Can't define dimensional metadata",                           \
+      "Dimension metadata is inconsistent")                                  \
+    X(NC_EATTMETA,                                                           \
+      "NetCDF: Can't open HDF5 attribute",                                   \
+      "Attribute metadata is inconsistent")                                  \
+    X(NC_EVARMETA,                                                           \
+      "NetCDF: Problem with variable metadata.",                             \
+      "Variable metadata is inconsistent")                                   \
+    X(NC_ENOCOMPOUND,                                                        \
+      "NetCDF: Can't create HDF5 compound type",                             \
+      "The type is not a compound type")                                     \
+    X(NC_EATTEXISTS,                                                         \
+      "NetCDF: Attempt to create attribute that already exists",             \
+      "The attribute already exists")                                        \
+    X(NC_ENOTNC4,                                                            \
+      "NetCDF: Attempting netcdf-4 operation on netcdf-3 file",              \
+      "The operation needs a netCDF-4 file")                                 \
+    X(NC_ESTRICTNC3,                                                         \
+      "NetCDF: Attempting netcdf-4 operation on strict nc3 netcdf-4 file",   \
+      "The operation is not allowed on a classic-model netCDF-4 file")       \
+    X(NC_ENOTNC3,                                                            \
+      "NetCDF: Attempting netcdf-3 operation on netcdf-4 file",              \
+      "The operation needs a classic-format file")                           \
+    X(NC_ENOPAR,                                                             \
+      "NetCDF: Parallel operation on file opened for non-parallel access",   \
+      "The file was not opened for parallel access")                         \
+    X(NC_EPARINIT,                                                           \
+      "NetCDF: Error initializing for parallel access",                      \
+      "Parallel access could not be initialised")                            \
+    X(NC_EBADGRPID,                                                          \
+      "NetCDF: Bad group ID",                                                \
+      "The id does not name a group")                                        \
+    X(NC_EBADTYPID,                                                          \
+      "NetCDF: Bad type ID",                                                 \
+      "The id does not name a type")                                         \
+    X(NC_ETYPDEFINED,                                                        \
+      "NetCDF: Type has already been defined and may not be edited",         \
+      "The type is already defined and cannot change")                       \
+    X(NC_EBADFIELD,                                                          \
+      "NetCDF: Bad field ID",                                                \
+      "The id does not name a field")                                        \
+    X(NC_EBADCLASS,                                                          \
+      "NetCDF: Bad class",                                                   \
+      "The type class is not valid here")                                    \
+    X(NC_EMAPTYPE,                                                           \
+      "NetCDF: Mapped access for atomic types only",                         \
+      "Mapped access works on atomic types only")                            \
+    X(NC_ELATEFILL,                                                          \
+      "NetCDF: Attempt to define fill value when data already exists.",      \
+      "The fill value cannot change once data exists")                       \
+    X(NC_ELATEDEF,                                                           \
+      "NetCDF: Attempt to define var properties, like deflate, after enddef.",\
+      "The variable property must be set before ncmpi_enddef")               \
+    X(NC_EDIMSCALE,                                                          \
+      "NetCDF: Problem with HDF5 dimscales.",                                \
+      "HDF5 dimension scale failure")                                        \
+    X(NC_ENOGRP,                                                             \
+      "NetCDF: No group found.",                                             \
+      "No such group")                                                       \
+    X(NC_ESTORAGE,                                                           \
+      "NetCDF: Cannot specify both contiguous and chunking.",                \
+      "Contiguous and chunked storage cannot both be set")                   \
+    X(NC_EBADCHUNK,                                                          \
+      "NetCDF: Bad chunk sizes.",                                            \
+      "The chunk size is not valid")                                         \
+    X(NC_ENOTBUILT,                                                          \
+      "NetCDF: Attempt to use feature that was not turned on when netCDF "   \
+      "was built.",                                                          \
+      "The feature was not enabled when the library was built")              \
+    X(NC_EDISKLESS,                                                          \
+      "NetCDF: Error in using diskless access",                              \
+      "Diskless file access failed")                                         \
+    X(NC_ECANTEXTEND,                                                        \
+      "NetCDF: Attempt to extend dataset during NC_INDEPENDENT I/O "         \
+      "operation. Use nc_var_par_access to set mode NC_COLLECTIVE before "   \
+      "extending variable.",                                                 \
+      "The dataset cannot grow during independent I/O")                      \
+    X(NC_EMPI,                                                               \
+      "NetCDF: MPI operation failed.",                                       \
+      "An MPI call failed")                                                  \
+    X(NC_EFILTER,                                                            \
+      "NetCDF: Filter error: bad id or parameters or duplicate filter",      \
+      "A filter operation failed")                                           \
+    X(NC_ERCFILE,                                                            \
+      "NetCDF: RC File Failure.",                                            \
+      "The RC file could not be used")                                       \
+    X(NC_ENULLPAD,                                                           \
+      "NetCDF: File fails strict Null-Byte Header check.",                   \
+      "Header padding bytes are not zero")                                   \
+    X(NC_EINMEMORY,                                                          \
+      "NetCDF: In-memory File operation failed.",                            \
+      "In-memory file access failed")                                        \
+    X(NC_ENOFILTER,                                                          \
+      "NetCDF: Filter error: unimplemented filter encountered",              \
+      "The variable has no such filter")                                     \
+    X(NC_ENCZARR,                                                            \
+      "NetCDF: NCZarr error",                                                \
+      "The NCZarr layer reported a failure")                                 \
+    X(NC_ES3,                                                                \
+      "NetCDF: AWS S3 error",                                                \
+      "S3 request failed")                                                   \
+    X(NC_EEMPTY,                                                             \
+      "NetCDF: Attempt to read empty NCZarr map key",                        \
+      "The NCZarr map key is empty")                                         \
+    X(NC_EOBJECT,                                                            \
+      "NetCDF: Some object exists when it should not",                       \
+      "An object exists where none should")                                  \
+    X(NC_ENOOBJECT,                                                          \
+      "NetCDF: Some object not found",                                       \
+      "An expected object does not exist")                                   \
+    X(NC_EPLUGIN,                                                            \
+      "NetCDF: Unclassified failure in accessing a dynamically loaded plugin",\
+      "A dynamically loaded plugin failed")                                  \
+    X(NC_ESMALL,                                                             \
+      NULL,                                                                  \
+      "MPI_Offset is too small for this file format")                        \
+    X(NC_ENOTINDEP,                                                          \
+      NULL,                                                                  \
+      "The call needs independent data mode; call ncmpi_begin_indep_data "   \
+      "first")                                                               \
+    X(NC_EINDEP,                                                             \
+      NULL,                                                                  \
+      "The call is not allowed in independent data mode; call "              \
+      "ncmpi_end_indep_data first")                                          \
+    X(NC_EFILE,                                                              \
+      NULL,                                                                  \
+      "File operation failed")                                               \
+    X(NC_EREAD,                                                              \
+      NULL,                                                                  \
+      "Reading the file failed")                                             \
+    X(NC_EWRITE,                                                             \
+      NULL,                                                                  \
+      "Writing the file failed")                                             \
+    X(NC_EOFILE,                                                             \
+      NULL,                                                                  \
+      "The file could not be opened or created")                             \
+    X(NC_EMULTITYPES,                                                        \
+      NULL,                                                                  \
+      "The MPI datatype mixes several element types")                        \
+    X(NC_EIOMISMATCH,                                                        \
+      NULL,                                                                  \
+      "The buffer holds a different number of elements than the request "    \
+      "selects")                                                             \
+    X(NC_ENEGATIVECNT,                                                       \
+      NULL,                                                                  \
+      "A count is negative")                                                 \
+    X(NC_EUNSPTETYPE,                                                        \
+      NULL,                                                                  \
+      "The MPI datatype's element type is not supported")                    \
+    X(NC_EINVAL_REQUEST,                                                     \
+      NULL,                                                                  \
+      "The id does not name a pending nonblocking request")                  \
+    X(NC_EAINT_TOO_SMALL,                                                    \
+      NULL,                                                                  \
+      "The value does not fit in MPI_Aint")                                  \
+    X(NC_ENOTSUPPORT,                                                        \
+      NULL,                                                                  \
+      "The feature is not supported")                                        \
+    X(NC_ENULLBUF,                                                           \
+      NULL,                                                                  \
+      "The buffer to attach is NULL")                                        \
+    X(NC_EPREVATTACHBUF,                                                     \
+      NULL,                                                                  \
+      "A buffer is already attached")                                        \
+    X(NC_ENULLABUF,                                                          \
+      NULL,                                                                  \
+      "No buffer is attached")                                               \
+    X(NC_EPENDINGBPUT,                                                       \
+      NULL,                                                                  \
+      "Buffered puts are still pending, so the buffer cannot be detached")   \
+    X(NC_EINSUFFBUF,                                                         \
+      NULL,                                                                  \
+      "The attached buffer has too little room left")                        \
+    X(NC_ENOENT,                                                             \
+      NULL,                                                                  \
+      "The file does not exist")                                             \
+    X(NC_EINTOVERFLOW,                                                       \
+      NULL,                                                                  \
+      "The value does not fit in a 4-byte integer")                          \
+    X(NC_ENOTENABLED,                                                        \
+      NULL,                                                                  \
+      "The feature is not enabled")                                          \
+    X(NC_EBAD_FILE,                                                          \
+      NULL,                                                                  \
+      "The file name is not valid")                                          \
+    X(NC_ENO_SPACE,                                                          \
+      NULL,                                                                  \
+      "No space is left on the device")                                      \
+    X(NC_EQUOTA,                                                             \
+      NULL,                                                                  \
+      "The disk quota is exhausted")                                         \
+    X(NC_ENULLSTART,                                                         \
+      NULL,                                                                  \
+      "The start argument is NULL")                                          \
+    X(NC_ENULLCOUNT,                                                         \
+      NULL,                                                                  \
+      "The count argument is NULL")                                          \
+    X(NC_EINVAL_CMODE,                                                       \
+      NULL,                                                                  \
+      "The create mode is not valid")                                        \
+    X(NC_ETYPESIZE,                                                          \
+      NULL,                                                                  \
+      "The MPI datatype is larger than the request")                         \
+    X(NC_ETYPE_MISMATCH,                                                     \
+      NULL,                                                                  \
+      "The MPI datatype's element type does not match the variable's type")  \
+    X(NC_ETYPESIZE_MISMATCH,                                                 \
+      NULL,                                                                  \
+      "The file type and buffer type sizes differ")                          \
+    X(NC_ESTRICTCDF2,                                                        \
+      NULL,                                                                  \
+      "The operation needs the CDF-5 format")                                \
+    X(NC_ENOTRECVAR,                                                         \
+      NULL,                                                                  \
+      "The operation needs a record variable")                               \
+    X(NC_ENOTFILL,                                                           \
+      NULL,                                                                  \
+      "The variable's fill mode is off, so it cannot be filled")             \
+    X(NC_EINVAL_OMODE,                                                       \
+      NULL,                                                                  \
+      "The open mode is not valid")                                          \
+    X(NC_EPENDING,                                                           \
+      NULL,                                                                  \
+      "Nonblocking requests are still pending")                              \
+    X(NC_EMAX_REQ,                                                           \
+      NULL,                                                                  \
+      "A single request is larger than INT_MAX bytes")                       \
+    X(NC_EBADLOG,                                                            \
+      NULL,                                                                  \
+      "The log file format is not recognised")                               \
+    X(NC_EFLUSHED,                                                           \
+      NULL,                                                                  \
+      "The request has already been written and cannot be cancelled")        \
+    X(NC_EADIOS,                                                             \
+      NULL,                                                                  \
+      "The ADIOS layer reported a failure")                                  \
+    X(NC_EMULTIDEFINE,                                                       \
+      NULL,                                                                  \
+      "Processes disagree about the dataset definition")                     \
+    X(NC_EMULTIDEFINE_OMODE,                                                 \
+      NULL,                                                                  \
+      "Processes passed different open or create modes")                     \
+    X(NC_EMULTIDEFINE_DIM_NUM,                                               \
+      NULL,                                                                  \
+      "Processes defined different numbers of dimensions")                   \
+    X(NC_EMULTIDEFINE_DIM_SIZE,                                              \
+      NULL,                                                                  \
+      "Processes gave a dimension different lengths")                        \
+    X(NC_EMULTIDEFINE_DIM_NAME,                                              \
+      NULL,                                                                  \
+      "Processes gave a dimension different names")                          \
+    X(NC_EMULTIDEFINE_VAR_NUM,                                               \
+      NULL,                                                                  \
+      "Processes defined different numbers of variables")                    \
+    X(NC_EMULTIDEFINE_VAR_NAME,                                              \
+      NULL,                                                                  \
+      "Processes gave a variable different names")                           \
+    X(NC_EMULTIDEFINE_VAR_NDIMS,                                             \
+      NULL,                                                                  \
+      "Processes gave a variable different numbers of dimensions")           \
+    X(NC_EMULTIDEFINE_VAR_DIMIDS,                                            \
+      NULL,                                                                  \
+      "Processes gave a variable different dimensions")                      \
+    X(NC_EMULTIDEFINE_VAR_TYPE,                                              \
+      NULL,                                                                  \
+      "Processes gave a variable different types")                           \
+    X(NC_EMULTIDEFINE_VAR_LEN,                                               \
+      NULL,                                                                  \
+      "Processes computed different variable sizes")                         \
+    X(NC_EMULTIDEFINE_NUMRECS,                                               \
+      NULL,                                                                  \
+      "Processes disagree about the number of records")                      \
+    X(NC_EMULTIDEFINE_VAR_BEGIN,                                             \
+      NULL,                                                                  \
+      "Processes computed different variable file offsets")                  \
+    X(NC_EMULTIDEFINE_ATTR_NUM,                                              \
+      NULL,                                                                  \
+      "Processes defined different numbers of attributes")                   \
+    X(NC_EMULTIDEFINE_ATTR_SIZE,                                             \
+      NULL,                                                                  \
+      "Processes hold attributes of different sizes")                        \
+    X(NC_EMULTIDEFINE_ATTR_NAME,                                             \
+      NULL,                                                                  \
+      "Processes gave an attribute different names")                         \
+    X(NC_EMULTIDEFINE_ATTR_TYPE,                                             \
+      NULL,                                                                  \
+      "Processes gave an attribute different types")                         \
+    X(NC_EMULTIDEFINE_ATTR_LEN,                                              \
+      NULL,                                                                  \
+      "Processes gave an attribute different lengths")                       \
+    X(NC_EMULTIDEFINE_ATTR_VAL,                                              \
+      NULL,                                                                  \
+      "Processes gave an attribute different values")                        \
+    X(NC_EMULTIDEFINE_FNC_ARGS,                                              \
+      NULL,                                                                  \
+      "Processes passed different arguments to a collective call")           \
+    X(NC_EMULTIDEFINE_FILL_MODE,                                             \
+      NULL,                                                                  \
+      "Processes set different dataset fill modes")                          \
+    X(NC_EMULTIDEFINE_VAR_FILL_MODE,                                         \
+      NULL,                                                                  \
+      "Processes set different fill modes for a variable")                   \
+    X(NC_EMULTIDEFINE_VAR_FILL_VALUE,                                        \
+      NULL,                                                                  \
+      "Processes set different fill values for a variable")                  \
+    X(NC_EMULTIDEFINE_CMODE,                                                 \
+      NULL,                                                                  \
+      "Processes passed different create modes")
 
 static const char ncp_unknown_msg[] = "Unknown status code";
 static const char ncp_unknown_name[] = "(unknown status code)";
 static const char ncp_syserr_name[] = "(system errno)";
 
 /*
- * Set *name and *msg for a code of the table.  Returns 1 when the code is
+ * Set *name, *nc_msg (netCDF's text, NULL for a code netCDF does not
+ * define) and *msg (ncpario's text) for a code of the table.  Returns 1 when the code is
  * known, 0 otherwise (outputs untouched).  A switch, not a loop, so that a
  * duplicate value in the table is a compile error.
  */
-static int ncp_error_lookup(int err, const char **name, const char **msg)
+static int ncp_error_lookup(int err, const char **name, const char **nc_msg,
+                            const char **msg)
 {
     int found = 1;
 
     switch (err) {
-#define NCP_ERROR_CASE(code, text) \
-    case code:                     \
-        *name = #code;             \
-        *msg = text;               \
+#define NCP_ERROR_CASE(code, nc_text, text) \
+    case code:                              \
+        *name = #code;                      \
+        *nc_msg = nc_text;                  \
+        *msg = text;                        \
         break;
         NCP_ERRORS(NCP_ERROR_CASE)
 #undef NCP_ERROR_CASE
@@ -247,30 +542,46 @@ static int ncp_error_lookup(int err, const char **name, const char **msg)
 const char *ncmpi_strerror(int err)
 {
     const char *name = ncp_unknown_name;
+    const char *nc_msg = NULL;
     const char *msg = ncp_unknown_msg;
 
     if (NC_ISSYSERR(err))
         msg = strerror(err);
     else
-        (void)ncp_error_lookup(err, &name, &msg);
+        (void)ncp_error_lookup(err, &name, &nc_msg, &msg);
+    return nc_msg ? nc_msg : msg;
+}
+
+const char *ncpario_strerror_detail(int err)
+{
+    const char *name = ncp_unknown_name;
+    const char *nc_msg = NULL;
+    const char *msg = ncp_unknown_msg;
+
+    if (NC_ISSYSERR(err))
+        msg = strerror(err);
+    else
+        (void)ncp_error_lookup(err, &name, &nc_msg, &msg);
     return msg;
 }
 
 const char *ncmpi_strerrno(int err)
 {
     const char *name = ncp_unknown_name;
+    const char *nc_msg = NULL;
     const char *msg = ncp_unknown_msg;
 
     if (NC_ISSYSERR(err))
         name = ncp_syserr_name;
     else
-        (void)ncp_error_lookup(err, &name, &msg);
+        (void)ncp_error_lookup(err, &name, &nc_msg, &msg);
     return name;
 }
 
+/* Programs parse the leading version number, as PnetCDF prints it. */
 const char *ncmpi_inq_libvers(void)
 {
-    return "ncpario " NCPARIO_VERSION " (PnetCDF API " PNETCDF_VERSION ")";
+    return PNETCDF_VERSION " (ncpario " NCPARIO_VERSION ")";
 }
 
 const char *ncpario_version(void)

@@ -81,6 +81,8 @@ int ncp_hints_get_choice(MPI_Info info, const char *key,
 
 static int apply_key(ncp_hints *h, const char *key, const char *val)
 {
+    if (strcmp(key, "nc_ibuf_size") == 0)
+        return parse_size(val, &h->ibuf_size);
     if (strcmp(key, "nc_header_align_size") == 0)
         return parse_size(val, &h->header_align);
     if (strcmp(key, "nc_var_align_size") == 0)
@@ -166,6 +168,14 @@ static int take_env(ncp_hints *h, MPI_Info info)
     return err;
 }
 
+/* PNETCDF_SAFE_MODE=1 turns safe mode on, 0 (or anything not a nonzero
+ * integer) leaves it off. */
+static int read_safe_mode(void)
+{
+    const char *env = getenv("PNETCDF_SAFE_MODE");
+    return env && strtol(env, NULL, 10) != 0;
+}
+
 int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info)
 {
     int err;
@@ -173,6 +183,8 @@ int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info)
     h->var_align = -1;
     h->record_align = -1;
     h->in_place_swap = NCP_SWAP_AUTO;
+    h->ibuf_size = NCP_IBUF_SIZE_DEFAULT;
+    h->safe_mode = read_safe_mode();
     MPI_Info_create(mpi_info);
     err = take_user_info(user, h, *mpi_info);
     if (err == NC_NOERR) err = take_env(h, *mpi_info);
@@ -187,11 +199,18 @@ static void set_num(MPI_Info info, const char *key, int64_t v)
     MPI_Info_set(info, key, buf);
 }
 
-int ncp_hints_report(int64_t header_align, int64_t var_align,
-                     int64_t record_align, MPI_Info info)
+int ncp_hints_report(const ncp_hints *h, int64_t header_align,
+                     int64_t var_align, int64_t record_align, MPI_Info info)
 {
+    static const char *const swap_names[] = {"auto", "enable", "disable"};
     set_num(info, "nc_header_align_size", header_align);
     set_num(info, "nc_var_align_size", var_align);
     set_num(info, "nc_record_align_size", record_align);
+    set_num(info, "nc_header_read_chunk_size", NCP_HEADER_READ_CHUNK);
+    MPI_Info_set(info, "nc_in_place_swap", swap_names[h->in_place_swap]);
+    set_num(info, "nc_ibuf_size", h->ibuf_size);
+    /* ncpario writes one file, never subfiles */
+    MPI_Info_set(info, "pnetcdf_subfiling", "disable");
+    set_num(info, "nc_num_subfiles", 0);
     return NC_NOERR;
 }

@@ -569,7 +569,6 @@ int main(int argc, char **argv)
     check_shm_policy(bad, "enable", 1, 1);
     check_shm_policy(bad, "disable", 0, 0);
     tu_sibling(bad, sizeof bad, path, "_bad.nc");
-    tu_check_bad_hint(bad, paths[0], "nc_driver=bogus");
     tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=0");
     tu_check_bad_hint(bad, paths[0], "nc_driver=posix;nc_posix_aggrs_per_node=two");
     tu_check_bad_hint(bad, paths[0], "nc_posix_buffer_size=-5");

@@ -1,5 +1,5 @@
 /* ncp-test: NO_PNETCDF_CMP NO_CDL RANKS 1 2 4 */
-/* t_groups -- I/O groups (nc_io_group_size, nc_num_aggrs_per_node) write
+/* t_groups -- I/O groups (nc_io_group_size, nc_io_group_per_node) write
  * the same bytes as the ungrouped path and read back the right ones.
  *
  * One program, in CDF-1, CDF-2 and CDF-5, writes fixed and record
@@ -42,8 +42,8 @@ static const setting settings[] = {
     {"g2", "nc_io_group_size=2"},
     {"g3", "nc_io_group_size=3"},
     {"gall", "nc_io_group_size=all"},
-    {"node1", "nc_num_aggrs_per_node=1"},
-    {"node2", "nc_num_aggrs_per_node=2"},
+    {"node1", "nc_io_group_per_node=1"},
+    {"node2", "nc_io_group_per_node=2"},
     {"g2cap", "nc_io_group_size=2;nc_io_group_buffer_size=777"},
     {"mpiio_g3", "nc_driver=mpiio;nc_io_group_size=3"},
     {"mpiio_allcap",
@@ -346,9 +346,9 @@ static void check_bad_hints(const char *main_path)
         "nc_io_group_size=-2",
         "nc_io_group_size=two",
         "nc_io_group_size=al",
-        "nc_num_aggrs_per_node=0",
-        "nc_num_aggrs_per_node=1x",
-        "nc_io_group_size=2;nc_num_aggrs_per_node=1",
+        "nc_io_group_per_node=0",
+        "nc_io_group_per_node=1x",
+        "nc_io_group_size=2;nc_io_group_per_node=1",
         "nc_io_group_size=2;nc_io_group_buffer_size=0",
         "nc_io_group_size=2;nc_io_group_buffer_size=2147483648",
     };

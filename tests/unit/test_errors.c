@@ -109,8 +109,21 @@ int main(void)
 
     expect(strcmp(ncpario_version(), NCPARIO_VERSION) == 0, "version", 0);
     expect(strstr(ncmpi_inq_libvers(), NCPARIO_VERSION) != NULL &&
-               strstr(ncmpi_inq_libvers(), PNETCDF_VERSION) != NULL,
-           "libvers names both versions", 0);
+               strncmp(ncmpi_inq_libvers(), PNETCDF_VERSION,
+                       strlen(PNETCDF_VERSION)) == 0,
+           "libvers starts with PNETCDF_VERSION and names ncpario's", 0);
+
+    /* netCDF's text for its codes, ncpario's own for PnetCDF's codes and
+     * from ncpario_strerror_detail */
+    expect(strcmp(ncmpi_strerror(NC_EINVAL), "NetCDF: Invalid argument") == 0,
+           "netCDF text", NC_EINVAL);
+    expect(strcmp(ncpario_strerror_detail(NC_EINVAL),
+                  ncmpi_strerror(NC_EINVAL)) != 0,
+           "detail text of a netCDF code", NC_EINVAL);
+    expect(strcmp(ncpario_strerror_detail(NC_EINDEP),
+                  ncmpi_strerror(NC_EINDEP)) == 0,
+           "PnetCDF code keeps ncpario's text", NC_EINDEP);
+    expect(ncpario_strerror_detail(-3) == generic, "detail of unknown", -3);
 
     if (failures == 0)
         printf("test_errors: OK (%d named codes)\n", n);
