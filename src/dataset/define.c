@@ -45,7 +45,10 @@ int ncmpi_def_dim(int ncid, const char *name, MPI_Offset len, int *idp)
     if ((err = open_for_define(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_name_check(name)) != NC_NOERR) return err;
     if (find_dim(&ds->hdr, name) >= 0) return NC_ENAMEINUSE;
-    maxlen = ds->hdr.format == NCP_CDF5 ? INT64_MAX : INT_MAX;
+    /* As PnetCDF: a CDF-1/2 length leaves room to pad a byte array to 4. */
+    maxlen = ds->hdr.format == NCP_CDF5 ? INT64_MAX
+             : ds->hdr.format == NCP_CDF2 ? (int64_t)UINT32_MAX - 3
+                                          : (int64_t)INT_MAX - 3;
     if (len < 0 || len > maxlen) return NC_EDIMSIZE;
     return ncp_hdr_add_dim(&ds->hdr, name, len, idp);
 }

@@ -262,6 +262,11 @@ int ncp_hdr_add_var(ncp_header *h, const char *name, int xtype, int ndims,
         }
         v.nelems_per_rec *= len;
     }
+    /* Its bytes, padded to 4, must fit in int64 in every format. */
+    if (v.nelems_per_rec > (INT64_MAX - 3) / ncp_xtype_size(xtype)) {
+        err = NC_EVARSIZE;
+        goto done;
+    }
     vars = realloc(h->vars, ((size_t)h->nvars + 1) * sizeof *vars);
     if (vars == NULL) {
         err = NC_ENOMEM;
