@@ -119,6 +119,10 @@ int ncp_att_put(int ncid, int varid, const char *name, int xtype,
         return NC_ECHAR;
     if (!(ds->flags & NCP_F_DEFINE) && ncp_find_att(l, name) < 0)
         return NC_ENOTINDEFINE;
+    /* Only a put is refused: PnetCDF lets copy_att and rename_att through. */
+    if (varid != NC_GLOBAL && strcmp(name, "_FillValue") == 0 &&
+        (err = ncp_fill_too_late(ds, varid)) != NC_NOERR)
+        return err;
     conv = make_xvalue(ds, xtype, nelems, buf, mtype, &xvalue);
     if (conv != NC_NOERR && conv != NC_ERANGE) return conv;
     err = store_att(ds, l, name, xtype, nelems, xvalue);

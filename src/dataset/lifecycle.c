@@ -151,6 +151,7 @@ int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
     if (err != NC_NOERR) goto done;
     ds->flags = (omode & NC_WRITE) ? NCP_F_WRITE : 0;
     err = ncp_header_read(ds);
+    if (err == NC_NOERR) ncp_fill_mark_opened(ds);
     if (err == NC_NOERR) err = ncp_dataset_add(ds);
     err = ncp_agree(ds->comm, err);
     if (err != NC_NOERR) ncp_io_close(&ds->file);
