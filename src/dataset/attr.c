@@ -150,6 +150,10 @@ int ncp_att_put(int ncid, int varid, const char *name, int xtype,
         err = NC_ENOTINDEFINE;
         goto done;
     }
+    /* Only a put is refused: PnetCDF lets copy_att and rename_att through. */
+    if (varid != NC_GLOBAL && strcmp(nfc, "_FillValue") == 0 &&
+        (err = ncp_fill_too_late(ds, varid)) != NC_NOERR)
+        goto done;
     conv = make_xvalue(ds, xtype, nelems, buf, mtype, &xvalue);
     if (conv != NC_NOERR && conv != NC_ERANGE) {
         err = conv;

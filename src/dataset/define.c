@@ -35,7 +35,10 @@ int ncmpi_def_dim(int ncid, const char *name, MPI_Offset len, int *idp)
         err = NC_ENAMEINUSE;
         goto done;
     }
-    maxlen = ds->hdr.format == NCP_CDF5 ? INT64_MAX : INT_MAX;
+    /* As PnetCDF: a CDF-1/2 length leaves room to pad a byte array to 4. */
+    maxlen = ds->hdr.format == NCP_CDF5 ? INT64_MAX
+             : ds->hdr.format == NCP_CDF2 ? (int64_t)UINT32_MAX - 3
+                                          : (int64_t)INT_MAX - 3;
     if (len < 0 || len > maxlen) {
         err = NC_EDIMSIZE;
         goto done;

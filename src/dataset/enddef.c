@@ -305,6 +305,7 @@ int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced)
         return consistency; /* not a mismatch: a real failure */
     if (ds->on_disk) err = move_data(ds);
     if (err == NC_NOERR) err = ncp_header_write(ds);
+    if (err == NC_NOERR) ds->flags &= ~NCP_F_CREATED; /* abort keeps it now */
     if (err == NC_NOERR)
         err = ncp_fill_new_vars(ds, first_new_var);
     if (err == NC_NOERR) MPI_Barrier(ds->comm);

@@ -96,6 +96,20 @@ int ncp_fill_new_vars(ncp_dataset *ds, int from_var)
     return err;
 }
 
+int ncp_fill_too_late(const ncp_dataset *ds, int varid)
+{
+    if (ds->on_disk && varid >= 0 && varid < ds->on_disk->nvars)
+        return NC_ELATEFILL;
+    return NC_NOERR;
+}
+
+void ncp_fill_mark_opened(ncp_dataset *ds)
+{
+    int i;
+    for (i = 0; i < ds->hdr.nvars; i++)
+        ds->hdr.vars[i].fill_mode = NCP_VFILL_ON;
+}
+
 int ncmpi_set_fill(int ncid, int fillmode, int *old_modep)
 {
     int err, i;
@@ -124,12 +138,14 @@ int ncmpi_def_var_fill(int ncid, int varid, int no_fill,
     ncp_dataset *ds;
     ncp_var *v;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
+    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     err = ncp_safe_def_var_fill(ds, varid, no_fill, fill_value);
     if (err != NC_NOERR) return err;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
-    if (fill_value) {
+    /* As in PnetCDF, turning fill off ignores the value: no attribute is
+       written, so none can come too late either. */
+    if (!no_fill && fill_value) {
         err = ncp_att_put(ncid, varid, "_FillValue", v->xtype, 1, fill_value,
                           NCP_M_FLEX);
         if (err != NC_NOERR) return err;
@@ -164,10 +180,12 @@ int ncmpi_fill_var_rec(int ncid, int varid, MPI_Offset recno)
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
     if (!v->is_record) return NC_ENOTRECVAR;
-    if (!var_fill_on(ds, v)) return NC_ENOTFILL;
+    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
+    /* A _FillValue attribute asks for filling even where fill is off. */
+    if (!var_fill_on(ds, v) && ncp_find_att(&v->atts, "_FillValue") < 0)
+        return NC_ENOTFILL;
     /* PnetCDF accepts the call in define mode and does nothing. */
     if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
-    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if ((err = ncp_require_data(ds, 1)) != NC_NOERR) return err;
     if (recno < 0) return NC_EINVALCOORDS;
     err = fill_range(ds, v, v->begin + recno * ds->hdr.recsize,

@@ -13,20 +13,41 @@
 /* First read size: most headers are far smaller. */
 #define NCP_HDR_PROBE NCP_HEADER_READ_CHUNK
 
+/* Rank 0 encodes and writes the header; *size is what it wrote. */
+static int write_root(ncp_dataset *ds, int64_t *size)
+{
+    int err;
+    void *buf = NULL;
+    err = ncp_header_encoded_size(&ds->hdr, size);
+    if (err == NC_NOERR && !(buf = calloc(1, (size_t)*size))) err = NC_ENOMEM;
+    if (err == NC_NOERR) err = ncp_header_encode(&ds->hdr, buf, *size);
+    if (err == NC_NOERR) err = ncp_io_write_at(&ds->file, 0, buf, *size);
+    free(buf);
+    return err;
+}
+
 int ncp_header_write(ncp_dataset *ds)
 {
     int err = NC_NOERR;
     int64_t size = 0;
-    void *buf = NULL;
     if (ds->rank == 0) {
-        err = ncp_header_encoded_size(&ds->hdr, &size);
-        if (err == NC_NOERR && !(buf = calloc(1, (size_t)size))) err = NC_ENOMEM;
-        if (err == NC_NOERR) err = ncp_header_encode(&ds->hdr, buf, size);
-        if (err == NC_NOERR) err = ncp_io_write_at(&ds->file, 0, buf, size);
+        err = write_root(ds, &size);
         if (err == NC_NOERR) ds->put_bytes += size; /* PnetCDF counts it */
     }
-    free(buf);
     ds->flags &= ~NCP_F_NUMRECS;
+    return ncp_agree(ds->comm, err);
+}
+
+/*
+ * The empty header is the smallest there is, so the first enddef's header
+ * covers it whole.  PnetCDF writes nothing before enddef; its put size
+ * therefore leaves these bytes out, and so does ours.
+ */
+int ncp_header_write_empty(ncp_dataset *ds)
+{
+    int err = NC_NOERR;
+    int64_t size = 0;
+    if (ds->rank == 0) err = write_root(ds, &size);
     return ncp_agree(ds->comm, err);
 }
 

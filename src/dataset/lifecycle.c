@@ -115,7 +115,8 @@ int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
     if (err != NC_NOERR) goto done;
     ds->hdr.format = format_of_cmode(cmode);
     ds->flags = NCP_F_DEFINE | NCP_F_CREATED | NCP_F_WRITE;
-    err = ncp_dataset_add(ds);
+    err = ncp_header_write_empty(ds);
+    if (err == NC_NOERR) err = ncp_dataset_add(ds);
     err = ncp_agree(ds->comm, err);
     if (err != NC_NOERR) ncp_io_close(&ds->file);
 done:
@@ -153,6 +154,7 @@ int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
     if (err != NC_NOERR) goto done;
     ds->flags = (omode & NC_WRITE) ? NCP_F_WRITE : 0;
     err = ncp_header_read(ds);
+    if (err == NC_NOERR) ncp_fill_mark_opened(ds);
     if (err == NC_NOERR) err = ncp_dataset_add(ds);
     err = ncp_agree(ds->comm, err);
     if (err != NC_NOERR) ncp_io_close(&ds->file);
@@ -168,12 +170,11 @@ done:
     return mode_err;
 }
 
-/* Leave independent mode and agree on numrecs: shared by end_indep_data,
- * sync and close. */
-static int settle_data_mode(ncp_dataset *ds)
+/* Agree on numrecs after independent writes, staying in the current data
+ * mode: shared by sync, end_indep_data, close and abort. */
+static int settle_numrecs(ncp_dataset *ds)
 {
     if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
-    ds->flags &= ~NCP_F_INDEP;
     if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR;
     return ncp_numrecs_agree(ds);
 }
@@ -191,7 +192,7 @@ int ncmpi_close(int ncid)
     if (ds->flags & NCP_F_DEFINE)
         err = ncp_enddef(ds, NULL);
     else
-        err = settle_data_mode(ds);
+        err = settle_numrecs(ds);
     err2 = ncp_io_close(&ds->file);
     if (err == NC_NOERR) err = err2;
     err = ncp_agree(ds->comm, err);
@@ -210,12 +211,13 @@ int ncmpi_abort(int ncid)
     ncp_dataset *ds;
     char *path = NULL;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    /* A file still in its first define mode was never valid: remove it. */
-    if ((ds->flags & NCP_F_DEFINE) && (ds->flags & NCP_F_CREATED) &&
-        ds->file.path)
+    /* A file that never reached enddef holds nothing of the caller's:
+       remove it.  Otherwise the header of the last enddef stays, and with
+       it every byte written since (invariant 4). */
+    if ((ds->flags & NCP_F_CREATED) && ds->file.path)
         path = strdup(ds->file.path);
-    else if (!(ds->flags & NCP_F_DEFINE))
-        err = settle_data_mode(ds);
+    else
+        err = settle_numrecs(ds);
     ncp_io_close(&ds->file);
     if (path) {
         MPI_Barrier(ds->comm);
@@ -243,7 +245,7 @@ int ncmpi_sync(int ncid)
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
     if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR; /* nothing to flush */
-    if ((err = settle_data_mode(ds)) != NC_NOERR) return err;
+    if ((err = settle_numrecs(ds)) != NC_NOERR) return err;
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
 
@@ -262,7 +264,8 @@ int ncmpi_flush(int ncid)
     int err;
     ncp_dataset *ds;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
+    /* In define mode nothing is pending; PnetCDF returns success there. */
+    if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
     if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR;
     /* Nothing is buffered in the library yet; flush reaches the file. */
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
@@ -285,7 +288,8 @@ int ncmpi_end_indep_data(int ncid)
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
     if (!(ds->flags & NCP_F_INDEP)) return NC_NOERR; /* a no-op, as in PnetCDF */
-    return settle_data_mode(ds);
+    ds->flags &= ~NCP_F_INDEP;
+    return settle_numrecs(ds);
 }
 
 int ncmpi_inq_path(int ncid, int *pathlen, char *path)

@@ -15,8 +15,13 @@
  *     file; on_disk describes what the file holds (NULL after create).
  *  2. In DATA mode hdr's layout (begins, recsize) is what the file uses, and
  *     every rank's hdr is identical except numrecs in independent mode,
- *     which is reconciled (max) at end_indep_data, sync and close.
+ *     which is reconciled (max) at end_indep_data, sync, sync_numrecs and
+ *     close; none of these but end_indep_data leaves independent mode.
  *  3. Only rank 0 writes header bytes.
+ *  4. From create on the file holds a valid header: the empty one until
+ *     the first enddef, then the one of the last enddef (redef writes
+ *     nothing).  abort leaves it so; only a file created and never past
+ *     enddef (NCP_F_CREATED) is deleted.
  */
 #ifndef NCP_DATASET_H
 #define NCP_DATASET_H
@@ -35,7 +40,7 @@
 #define NCP_F_DEFINE 0x01    /* in define mode */
 #define NCP_F_INDEP 0x02     /* in independent data mode */
 #define NCP_F_FILL 0x04      /* NC_FILL in effect */
-#define NCP_F_CREATED 0x08   /* created by this open (abort deletes) */
+#define NCP_F_CREATED 0x08   /* created and no enddef yet (abort deletes) */
 #define NCP_F_WRITE 0x10     /* opened writable */
 #define NCP_F_NUMRECS 0x20   /* numrecs changed since last header write */
 #define NCP_F_ALIGNED 0x40   /* layout alignments fixed (first enddef) */
@@ -85,6 +90,9 @@ int ncp_numrecs_write(ncp_dataset *ds);
 
 /* --- header I/O (header_io.c) -------------------------------------------- */
 int ncp_header_write(ncp_dataset *ds); /* collective; rank 0 writes */
+/* At create, while the header is still empty: collective; makes the new
+ * file a valid netCDF file from the start. */
+int ncp_header_write_empty(ncp_dataset *ds);
 int ncp_header_read(ncp_dataset *ds);  /* collective; rank 0 reads, bcast */
 
 /* --- profile.c ------------------------------------------------------------ */
@@ -102,6 +110,12 @@ int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);
 int ncp_fill_new_vars(ncp_dataset *ds, int from_var);
 /* The fill value of var in external form (xsize bytes into out). */
 void ncp_var_fill_value(const ncp_var *v, void *out);
+/* NC_ELATEFILL when varid was defined before this redef: its fill value
+ * can no longer change (its bytes may already be on disk). */
+int ncp_fill_too_late(const ncp_dataset *ds, int varid);
+/* After open every variable reports fill on, whatever the file's mode
+ * (NC_NOFILL, as after create), as PnetCDF reports it. */
+void ncp_fill_mark_opened(ncp_dataset *ds);
 
 /* --- lookup helpers (lookup.c) ------------------------------------------- */
 int ncp_var_get(ncp_dataset *ds, int varid, ncp_var **v);

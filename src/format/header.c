@@ -298,6 +298,11 @@ int ncp_hdr_add_var(ncp_header *h, const char *name, int xtype, int ndims,
         }
         v.nelems_per_rec *= len;
     }
+    /* Its bytes, padded to 4, must fit in int64 in every format. */
+    if (v.nelems_per_rec > (INT64_MAX - 3) / ncp_xtype_size(xtype)) {
+        err = NC_EVARSIZE;
+        goto done;
+    }
     if ((err = grow((void **)&h->vars, &h->vars_cap, h->nvars,
                     sizeof *vars)) != NC_NOERR)
         goto done;

@@ -22,11 +22,14 @@
  *  3. Fixed-size variable i, in definition order: pos = max(pos, its old
  *     begin) when it existed before the redef; begin = up(pos, V); then
  *     pos = begin + mem.  begin_var is the first such begin.
- *  4. The record section: pos = up(pos + v_minfree, V); after a redef pos =
- *     max(pos, the old begin_rec); begin_rec = up(pos, R).  Note that V
- *     applies before the old value is taken into account and R after.
- *     Record variables follow one another from begin_rec with no further
- *     alignment.  With no fixed-size variable begin_var = begin_rec.
+ *  4. The record section: pos = up(pos + v_minfree, V); then pos =
+ *     max(pos, the begin_rec the header holds) -- the old one after a
+ *     redef, and also one left by an enddef that failed later on, so a
+ *     failure inside the record section repeats until define mode ends;
+ *     begin_rec = up(pos, R).  Note that V applies before the old value is
+ *     taken into account and R after.  Record variables follow one another
+ *     from begin_rec with no further alignment.  With no fixed-size
+ *     variable begin_var = begin_rec.
  *  5. recsize is the sum of the record variables' mem, except that a lone
  *     record variable is not padded (3 shorts: recsize 6, vsize field 8).
  *  6. Size limits (CDF-1 and CDF-2): a variable whose mem exceeds 2^32 - 4
@@ -34,6 +37,11 @@
  *     record variable, or as the last record variable; its vsize field
  *     then reads 2^32 - 1.  CDF-1 also needs every begin <= 2^31 - 1.
  *     Anything else is NC_EVARSIZE.  CDF-5 has no limit but int64 range.
+ *  7. Placement stops at the first variable that breaks a limit, and that
+ *     variable and the ones after it keep the begin they had; the header
+ *     extent and begin_rec found so far stay.  So a begin in the header
+ *     model is always one the format can hold, and a failed enddef leaves
+ *     what PnetCDF leaves (ncmpi_inq_varoffset tells).
  *
  * Rules 2-4 together mean that no variable and no section ever moves
  * toward the start of the file in a redef, so the caller can move data by
@@ -133,6 +141,12 @@ static int size_vars(ncp_header *h)
     return err;
 }
 
+/* Rule 6's CDF-1 part: begins are signed 32-bit there. */
+static int check_begin(const ncp_header *h, int64_t begin)
+{
+    return h->format == NCP_CDF1 && begin > INT32_MAX ? NC_EVARSIZE : NC_NOERR;
+}
+
 /* The old begin of var i when it existed (same kind) before the redef. */
 static int64_t old_begin(const ncp_header *old, int i, int is_record)
 {
@@ -155,27 +169,30 @@ static int place_fixed(ncp_header *h, const ncp_header *old,
     if (old) pos = max64(pos, old->begin_var);
     for (i = 0; i < h->nvars && err == NC_NOERR; i++) {
         ncp_var *v = &h->vars[i];
+        int64_t begin = 0;
         if (v->is_record) continue;
         pos = max64(pos, old_begin(old, i, 0));
-        if ((err = roundup(pos, p->v_align, &v->begin)) != NC_NOERR) break;
-        if ((err = var_mem(v, &mem)) != NC_NOERR) break;
-        if ((err = add(v->begin, mem, &pos)) != NC_NOERR) break;
-        if (first) h->begin_var = v->begin;
+        if ((err = roundup(pos, p->v_align, &begin)) != NC_NOERR) break;
+        if (first) h->begin_var = begin;
         first = 0;
+        if ((err = check_begin(h, begin)) != NC_NOERR) break;
+        if ((err = var_mem(v, &mem)) != NC_NOERR) break;
+        if ((err = add(begin, mem, &pos)) != NC_NOERR) break;
+        v->begin = begin;
     }
     *end = pos;
     return err;
 }
 
 /* Rules 4 and 5: the record section and recsize. */
-static int place_records(ncp_header *h, const ncp_header *old,
-                         const ncp_layout_params *p, int64_t end_fixed)
+static int place_records(ncp_header *h, const ncp_layout_params *p,
+                         int64_t end_fixed)
 {
     int err, i;
     int64_t pos = 0, mem = 0, bytes = 0;
     err = add(end_fixed, p->v_minfree, &pos);
     if (err == NC_NOERR) err = roundup(pos, p->v_align, &pos);
-    if (err == NC_NOERR && old) pos = max64(pos, old->begin_rec);
+    if (err == NC_NOERR) pos = max64(pos, h->begin_rec);
     if (err == NC_NOERR) err = roundup(pos, p->r_align, &h->begin_rec);
     if (err != NC_NOERR) goto done;
     if (h->num_fix_vars == 0) h->begin_var = h->begin_rec;
@@ -184,6 +201,7 @@ static int place_records(ncp_header *h, const ncp_header *old,
     for (i = 0; i < h->nvars && err == NC_NOERR; i++) {
         ncp_var *v = &h->vars[i];
         if (!v->is_record) continue;
+        if ((err = check_begin(h, pos)) != NC_NOERR) break;
         v->begin = pos;
         err = var_mem(v, &mem);
         if (err == NC_NOERR) err = add(pos, mem, &pos);
@@ -196,16 +214,6 @@ done:
     return err;
 }
 
-/* Rule 6's CDF-1 part: begins are signed 32-bit there. */
-static int check_begins(const ncp_header *h)
-{
-    int i;
-    if (h->format != NCP_CDF1) return NC_NOERR;
-    for (i = 0; i < h->nvars; i++)
-        if (h->vars[i].begin > INT32_MAX) return NC_EVARSIZE;
-    return NC_NOERR;
-}
-
 int ncp_layout_compute(ncp_header *h, const ncp_header *old,
                        const ncp_layout_params *p)
 {
@@ -215,7 +223,6 @@ int ncp_layout_compute(ncp_header *h, const ncp_header *old,
     err = size_vars(h);
     if (err == NC_NOERR) err = ncp_header_encoded_size(h, &h->xsz);
     if (err == NC_NOERR) err = place_fixed(h, old, p, &end_fixed);
-    if (err == NC_NOERR) err = place_records(h, old, p, end_fixed);
-    if (err == NC_NOERR) err = check_begins(h);
+    if (err == NC_NOERR) err = place_records(h, p, end_fixed);
     return err;
 }
