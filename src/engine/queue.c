@@ -280,6 +280,11 @@ static int wait_common(int ncid, int num, int *reqs, int *statuses,
     int *codes = statuses, n = 0, err, i;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_data(ds, collective)) != NC_NOERR) return err;
+    /* as PnetCDF: a negative num other than the NC_*REQ_ALL ones waits
+       for nothing (cancel refuses it) */
+    if (num < 0 && num != NC_REQ_ALL && num != NC_PUT_REQ_ALL &&
+        num != NC_GET_REQ_ALL)
+        num = 0;
     if (!codes && num > 0 && !(codes = calloc((size_t)num, sizeof(*codes))))
         err = NC_ENOMEM;
     if (err == NC_NOERR)
@@ -368,7 +373,7 @@ int ncmpi_buffer_attach(int ncid, MPI_Offset bufsize)
     int err;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->queue.bput_size >= 0) return NC_EPREVATTACHBUF;
-    if (bufsize <= 0) return NC_ENULLABUF;
+    if (bufsize <= 0) return NC_ENULLBUF;
     ds->queue.bput_size = bufsize;
     ds->queue.bput_used = 0;
     return NC_NOERR;

@@ -10,7 +10,10 @@
  *   - NC_ECHAR comes before coordinates, NC_ENULLABUF before the
  *     starts of a bput, a start past the shape before a missing count,
  *     an oversized count is NC_EEDGE, a negative varn num asks for
- *     nothing, and cancel of an unknown id fails.
+ *     nothing, and cancel of an unknown id fails;
+ *   - attach of a size <= 0 is NC_ENULLBUF, a wait with an unknown num
+ *     waits for nothing, a wait that takes in a failed get fails with
+ *     its status (NC_REQ_ALL, NC_GET_REQ_ALL, statuses NULL).
  * Every rank works on its own row; all ranks pass the same arguments.
  */
 #include <stdint.h>
@@ -208,6 +211,29 @@ static void cancel_codes(int nc)
     CHECK(st == NC_EINVAL_REQUEST);
 }
 
+/* the wait and buffer calls themselves */
+static void wait_codes(int nc, int vi)
+{
+    MPI_Offset s[2] = {tu_myrank, 0}, c[2] = {1, 1};
+    int req = 3, st = -99;
+    signed char sb[1];
+
+    EXPECT_ERR(ncmpi_buffer_attach(nc, 0), NC_ENULLBUF);
+    EXPECT_ERR(ncmpi_buffer_attach(nc, -1), NC_ENULLBUF);
+    EXPECT_ERR(ncmpi_wait_all(nc, 1, &req, &st), NC_EINVAL_REQUEST);
+    CHECK(st == NC_EINVAL_REQUEST);
+    CHECK_ERR(ncmpi_wait_all(nc, -7, &req, &st));
+    EXPECT_ERR(ncmpi_cancel(nc, -7, &req, &st), NC_EINVAL);
+    /* vi(rank, 0) holds 300: out of a schar's range */
+    CHECK_ERR(ncmpi_iget_vara_schar(nc, vi, s, c, sb, &req));
+    EXPECT_ERR(ncmpi_wait_all(nc, NC_REQ_ALL, NULL, NULL), NC_ERANGE);
+    CHECK_ERR(ncmpi_iget_vara_schar(nc, vi, s, c, sb, &req));
+    EXPECT_ERR(ncmpi_wait_all(nc, NC_GET_REQ_ALL, NULL, NULL), NC_ERANGE);
+    CHECK_ERR(ncmpi_iget_vara_schar(nc, vi, s, c, sb, &req));
+    EXPECT_ERR(ncmpi_wait_all(nc, 1, &req, NULL), NC_ERANGE);
+    CHECK(req == NC_REQ_NULL);
+}
+
 int main(int argc, char **argv)
 {
     int nc, dr, dx, dt, dims[2], vi, vb, vr;
@@ -241,6 +267,7 @@ int main(int argc, char **argv)
     empty_requests(nc, vi, vr);
     cancel_codes(nc);
     CHECK_ERR(ncmpi_buffer_detach(nc));
+    wait_codes(nc, vi);
     CHECK_ERR(ncmpi_close(nc));
     return tu_finish("t_nb_codes");
 }
