@@ -210,13 +210,14 @@ void ncp_op_free(ncp_dataset *ds, ncp_op *op)
     ncp_req_free(&op->req);
 }
 
-/* Subarray i of a varn call, as a call of its own. */
+/* Subarray i of a varn call, as a call of its own: without a count (no
+ * counts, or a NULL one) it is one element, as in PnetCDF. */
 static ncp_data_args varn_sub(const ncp_data_args *a, int i)
 {
     ncp_data_args s = *a;
-    s.kind = a->counts ? NCP_SHAPE_VARA : NCP_SHAPE_VAR1;
-    s.start = a->starts[i];
     s.count = a->counts ? a->counts[i] : NULL;
+    s.kind = s.count ? NCP_SHAPE_VARA : NCP_SHAPE_VAR1;
+    s.start = a->starts[i];
     return s;
 }
 
@@ -253,7 +254,8 @@ static int build_varn(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
     if (num > 0 && !a->starts) return NC_ENULLSTART;
     for (i = 0; i < num; i++) {
         ncp_data_args s = varn_sub(a, i);
-        if ((err = op_coords(ds, &s, v, &ops[i])) != NC_NOERR) {
+        err = s.start ? op_coords(ds, &s, v, &ops[i]) : NC_ENULLSTART;
+        if (err != NC_NOERR) {
             varn_unwind(ds, ops, i + 1, NULL, err);
             return err;
         }

@@ -202,6 +202,14 @@ static void precedence(int nc, int vi, int vr)
     CHECK(req == NC_REQ_NULL);
     c1[1] = NX + 1;
     EXPECT_ERR(ncmpi_put_varn_int_all(nc, vi, 1, ss, cs, ib), NC_EEDGE);
+    c1[1] = 1;
+    {   /* one NULL start is NC_ENULLSTART, one NULL count one element */
+        MPI_Offset *s2[2] = {s0, NULL}, *c2[2] = {c1, NULL};
+        EXPECT_ERR(ncmpi_iput_varn_int(nc, vi, 2, s2, c2, ib, &req),
+                   NC_ENULLSTART);
+        s2[1] = s0;
+        CHECK_ERR(ncmpi_put_varn_int_all(nc, vi, 2, s2, c2, ib));
+    }
 }
 
 static void cancel_codes(int nc)
