@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "testutil.h"
+#include "have_ncpario.h"
 
 #define NX 4
 
@@ -196,10 +197,14 @@ static void precedence(int nc, int vi, int vr)
     EXPECT_ERR(ncmpi_get_varn_int_all(nc, vi, 1, ss, NULL, ib),
                NC_EINVALCOORDS);
     s0[0] = tu_myrank;
+#ifdef HAVE_NCPARIO
+    /* PnetCDF returns NC_NOERR here only because its allocation of
+     * num entries fails quietly (an ASan build of the test aborts) */
     CHECK_ERR(ncmpi_put_varn_int_all(nc, vi, -1, ss, cs, ib));
     req = 5;
     CHECK_ERR(ncmpi_iput_varn_int(nc, vi, -1, ss, cs, ib, &req));
     CHECK(req == NC_REQ_NULL);
+#endif
     c1[1] = NX + 1;
     EXPECT_ERR(ncmpi_put_varn_int_all(nc, vi, 1, ss, cs, ib), NC_EEDGE);
     c1[1] = 1;
