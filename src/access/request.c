@@ -6,6 +6,7 @@
  * with positive strides and a record variable's records are laid out in
  * record order.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,24 @@ static int take_coords(const ncp_header *h, const ncp_var *v,
     return NC_NOERR;
 }
 
+/*
+ * CDF-1 and CDF-2 store numrecs in 32 bits, and PnetCDF 1.12 keeps it
+ * below 2^31: a record index of 2^32 or more is a bad coordinate, and a
+ * request that would take numrecs past INT32_MAX overflows.  Checked
+ * before anything is written, so a refused request changes nothing.
+ */
+static int check_rec_limit(MPI_Offset st, MPI_Offset ct, MPI_Offset sd,
+                           int64_t numrecs, int is_put)
+{
+    if (st > (MPI_Offset)UINT32_MAX) return NC_EINVALCOORDS;
+    if (st < 0 || ct < 0 || sd <= 0) return NC_NOERR; /* check_dim's */
+    if (!is_put && st >= numrecs) return NC_NOERR;    /* a bad start first */
+    if (ct == 0) return is_put && st > INT32_MAX ? NC_EINTOVERFLOW : NC_NOERR;
+    if (st > INT32_MAX - 1 || (ct - 1) > (INT32_MAX - 1 - st) / sd)
+        return NC_EINTOVERFLOW;
+    return NC_NOERR;
+}
+
 /* Bounds of one dimension.  The record dimension of a put is unbounded. */
 static int check_dim(const ncp_req *r, int i, int64_t len, int unbounded,
                      int single)
@@ -56,10 +75,29 @@ static int check_dim(const ncp_req *r, int i, int64_t len, int unbounded,
         return NC_EINVALCOORDS;
     if (ct < 0) return NC_ENEGATIVECNT;
     if (sd <= 0) return NC_ESTRIDE;
-    if (ct > 0 && !unbounded && st + (ct - 1) * sd >= len) return NC_EEDGE;
-    if (ct > 0 && unbounded && st > INT64_MAX - (ct - 1) * sd - 1)
+    if (ct > 0 && !unbounded && (ct - 1) > (len - 1 - st) / sd)
+        return NC_EEDGE;
+    if (ct > 0 && unbounded && (ct - 1) > (INT64_MAX - 1 - st) / sd)
         return NC_EEDGE;
     return NC_NOERR;
+}
+
+/* A call with no count: its start is judged first, as a single
+ * element's (a record put's record is unbounded), then the count. */
+static int starts_only(const ncp_header *h, const ncp_var *v,
+                       const ncp_data_args *a)
+{
+    int i;
+    for (i = 0; i < v->ndims; i++) {
+        int rec = i == 0 && v->is_record;
+        int64_t len = rec ? h->numrecs : v->shape[i];
+        MPI_Offset st = a->start[i];
+        if (st < 0 || (!(rec && a->is_put) && st >= len))
+            return NC_EINVALCOORDS;
+        if (rec && h->format != NCP_CDF5 && st > (MPI_Offset)UINT32_MAX)
+            return NC_EINVALCOORDS;
+    }
+    return NC_EEDGE;
 }
 
 int ncp_req_build(const ncp_header *h, const ncp_var *v,
@@ -72,7 +110,8 @@ int ncp_req_build(const ncp_header *h, const ncp_var *v,
     r->ndims = n;
     /* PnetCDF 1.12 reports a NULL start or count as bad coordinates. */
     if (a->kind != NCP_SHAPE_VAR && n > 0 && !a->start) return NC_EINVALCOORDS;
-    if (a->kind >= NCP_SHAPE_VARA && n > 0 && !a->count) return NC_EEDGE;
+    if (a->kind >= NCP_SHAPE_VARA && n > 0 && !a->count)
+        return starts_only(h, v, a);
     r->start = malloc((size_t)(4 * (n ? n : 1)) * sizeof(MPI_Offset));
     if (!r->start) return NC_ENOMEM;
     r->count = r->start + n;
@@ -82,13 +121,19 @@ int ncp_req_build(const ncp_header *h, const ncp_var *v,
     for (i = 0; i < n && err == NC_NOERR; i++) {
         int rec = i == 0 && v->is_record;
         int64_t len = rec ? h->numrecs : v->shape[i];
-        err = check_dim(r, i, len, rec && a->is_put,
-                        a->kind == NCP_SHAPE_VAR1);
+        if (rec && h->format != NCP_CDF5)
+            err = check_rec_limit(r->start[0], r->count[0], r->stride[0],
+                                  len, a->is_put);
+        if (err == NC_NOERR)
+            err = check_dim(r, i, len, rec && a->is_put,
+                            a->kind == NCP_SHAPE_VAR1);
         if (err == NC_NOERR && r->count[i] > 0 &&
             r->nelems > INT64_MAX / r->count[i])
             err = NC_EINTOVERFLOW;
         r->nelems *= r->count[i];
     }
+    /* the request's bytes must be countable too */
+    if (err == NC_NOERR && r->nelems > INT64_MAX / 8) err = NC_EINTOVERFLOW;
     if (err == NC_NOERR && v->is_record)
         r->end_rec = r->count[0] > 0
                          ? r->start[0] + (r->count[0] - 1) * r->stride[0] + 1

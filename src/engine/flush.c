@@ -328,13 +328,15 @@ static int decode(ncp_dataset *ds, ncp_op *op)
 }
 
 /* Record puts extend numrecs (an empty collective request counts its
- * start, as in PnetCDF 1.12; an empty independent one does not). */
+ * start, as in PnetCDF 1.12; an empty independent one does not).  A put
+ * whose write failed stored nothing, so it extends nothing. */
 static void grow_numrecs(ncp_dataset *ds, ncp_op **ops, int n, int collective)
 {
     int k;
     for (k = 0; k < n; k++) {
         const ncp_op *op = ops[k];
         if (!op->is_put || !op->req.var->is_record) continue;
+        if (op->status != NC_NOERR && op->status != NC_ERANGE) continue;
         if (!collective && op->req.nelems == 0) continue;
         ncp_numrecs_raise(ds, op->req.end_rec);
     }

@@ -26,6 +26,7 @@ typedef struct ncp_membuf {
     int contiguous;       /* elements lie back to back from user */
     MPI_Datatype buftype; /* flexible noncontiguous: pack with this */
     int64_t count;        /* ... this many times */
+    int owns_type;        /* buftype is our duplicate, freed with the op */
 } ncp_membuf;
 
 int ncp_membuf_describe(const ncp_data_args *a, int var_xtype,

@@ -164,6 +164,31 @@ static int op_buffer(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
     return NC_NOERR; /* a get's own buffers are made at flush */
 }
 
+/*
+ * A posted get unpacks into the caller's noncontiguous buffer when it
+ * completes, but the caller may free its datatype right after posting
+ * (MPI allows it): the op keeps a duplicate of its own.  Puts were packed
+ * at post and need nothing.
+ */
+static int retain_type(ncp_membuf *m)
+{
+    int ni, na, nd, comb;
+    if (m->contiguous || m->buftype == MPI_DATATYPE_NULL || m->owns_type)
+        return NC_NOERR;
+    MPI_Type_get_envelope(m->buftype, &ni, &na, &nd, &comb);
+    if (comb == MPI_COMBINER_NAMED) return NC_NOERR;
+    if (MPI_Type_dup(m->buftype, &m->buftype) != MPI_SUCCESS)
+        return NC_ENOMEM;
+    m->owns_type = 1;
+    return NC_NOERR;
+}
+
+static void release_type(ncp_membuf *m)
+{
+    if (m->owns_type) MPI_Type_free(&m->buftype);
+    m->owns_type = 0;
+}
+
 void ncp_op_free(ncp_dataset *ds, ncp_op *op)
 {
     if (op->is_bput) ds->queue.bput_used -= op->xbytes;
@@ -176,20 +201,23 @@ void ncp_op_free(ncp_dataset *ds, ncp_op *op)
             /* last of a varn get: the image holds every element now */
             if (!g->failed && g->mem.user)
                 ncp_membuf_unpack(&g->mem, ds->comm, g->image, g->nbytes);
+            release_type(&g->mem);
             free(g->image);
             free(g);
         }
     }
+    release_type(&op->mem);
     ncp_req_free(&op->req);
 }
 
-/* Subarray i of a varn call, as a call of its own. */
+/* Subarray i of a varn call, as a call of its own: without a count (no
+ * counts, or a NULL one) it is one element, as in PnetCDF. */
 static ncp_data_args varn_sub(const ncp_data_args *a, int i)
 {
     ncp_data_args s = *a;
-    s.kind = a->counts ? NCP_SHAPE_VARA : NCP_SHAPE_VAR1;
-    s.start = a->starts[i];
     s.count = a->counts ? a->counts[i] : NULL;
+    s.kind = s.count ? NCP_SHAPE_VARA : NCP_SHAPE_VAR1;
+    s.start = a->starts[i];
     return s;
 }
 
@@ -215,7 +243,7 @@ static void varn_unwind(ncp_dataset *ds, ncp_op *ops, int n, varn_group *g,
  * at the end (get), so every op sees a contiguous slice.
  */
 static int build_varn(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
-                      ncp_post_kind kind, ncp_op *ops)
+                      ncp_post_kind kind, int num, ncp_op *ops)
 {
     int64_t total = 0, done = 0;
     ncp_membuf whole, slice;
@@ -223,18 +251,18 @@ static int build_varn(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
     size_t msz;
     int i, err = NC_NOERR;
 
-    if (a->num < 0) return NC_EINVAL;
-    if (a->num > 0 && !a->starts) return NC_ENULLSTART;
-    for (i = 0; i < a->num; i++) {
+    if (num > 0 && !a->starts) return NC_ENULLSTART;
+    for (i = 0; i < num; i++) {
         ncp_data_args s = varn_sub(a, i);
-        if ((err = op_coords(ds, &s, v, &ops[i])) != NC_NOERR) {
+        err = s.start ? op_coords(ds, &s, v, &ops[i]) : NC_ENULLSTART;
+        if (err != NC_NOERR) {
             varn_unwind(ds, ops, i + 1, NULL, err);
             return err;
         }
         total += ops[i].req.nelems;
     }
     if ((err = ncp_membuf_describe(a, v->xtype, total, &whole)) != NC_NOERR) {
-        varn_unwind(ds, ops, a->num, NULL, err);
+        varn_unwind(ds, ops, num, NULL, err);
         return err;
     }
     msz = ncp_mtype_size((ncp_mtype)whole.mtype);
@@ -252,7 +280,7 @@ static int build_varn(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
             slice.contiguous = 1;
         }
     }
-    for (i = 0; i < a->num && err == NC_NOERR; i++) {
+    for (i = 0; i < num && err == NC_NOERR; i++) {
         ncp_data_args s = varn_sub(a, i);
         char *base = g ? g->image : whole.user;
         slice.user = base ? base + done * (int64_t)msz : NULL;
@@ -263,7 +291,7 @@ static int build_varn(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
             g->refs++;
         }
     }
-    if (err != NC_NOERR) varn_unwind(ds, ops, a->num, g, err);
+    if (err != NC_NOERR) varn_unwind(ds, ops, num, g, err);
     return err;
 }
 
@@ -280,27 +308,61 @@ static int check_mode(const ncp_dataset *ds, const ncp_data_args *a,
     return err;
 }
 
+/*
+ * The checks PnetCDF 1.12 makes before it looks at coordinates: text
+ * against a numeric variable (or the reverse) in a typed call, and a bput
+ * with no buffer attached.
+ */
+static int check_early(const ncp_dataset *ds, const ncp_data_args *a,
+                       const ncp_var *v, ncp_post_kind kind)
+{
+    if (a->mtype != NCP_M_FLEX &&
+        (a->mtype == NCP_M_TEXT) != (v->xtype == NC_CHAR))
+        return NC_ECHAR;
+    if (kind == NCP_POST_BPUT && ds->queue.bput_size < 0) return NC_ENULLABUF;
+    return NC_NOERR;
+}
+
+static int retain_types(ncp_op *ops, int n)
+{
+    int k, err = NC_NOERR;
+    for (k = 0; k < n && err == NC_NOERR; k++) {
+        if (ops[k].is_put) continue;
+        err = ops[k].group ? retain_type(&((varn_group *)ops[k].group)->mem)
+                           : retain_type(&ops[k].mem);
+    }
+    return err;
+}
+
 int ncp_ops_build(ncp_dataset *ds, const ncp_data_args *a,
                   ncp_post_kind kind, ncp_op **out, int *nout)
 {
-    int err, n = a->kind == NCP_SHAPE_VARN ? a->num : 1;
+    int err, k, n = a->kind == NCP_SHAPE_VARN ? a->num : 1;
     ncp_var *v = NULL;
     ncp_op *ops;
     *out = NULL;
     *nout = 0;
     if ((err = check_mode(ds, a, kind)) != NC_NOERR) return err;
     if ((err = ncp_var_get(ds, a->varid, &v)) != NC_NOERR) return err;
-    if (n < 0) return NC_EINVAL;
+    if ((err = check_early(ds, a, v, kind)) != NC_NOERR) return err;
+    if (n < 0) n = 0; /* as PnetCDF: a negative num asks for nothing */
     if (!(ops = calloc((size_t)(n > 0 ? n : 1), sizeof(*ops))))
         return NC_ENOMEM;
     if (a->kind == NCP_SHAPE_VARN) {
-        err = build_varn(ds, a, v, kind, ops);
+        err = build_varn(ds, a, v, kind, n, ops);
     } else {
         err = op_coords(ds, a, v, ops);
         if (err == NC_NOERR) err = op_buffer(ds, a, v, kind, NULL, ops);
         if (err != NC_NOERR) {
             ops[0].status = err;
             ncp_op_free(ds, ops);
+        }
+    }
+    if (err == NC_NOERR && kind != NCP_POST_BLOCKING &&
+        (err = retain_types(ops, n)) != NC_NOERR) {
+        for (k = 0; k < n; k++) {
+            ops[k].status = err;
+            ncp_op_free(ds, &ops[k]);
         }
     }
     if (err != NC_NOERR) {

@@ -64,17 +64,31 @@ int ncp_data_post(const ncp_data_args *a, int is_bput, int *reqid)
 {
     ncp_dataset *ds;
     ncp_op *ops = NULL;
-    int n = 0, err;
+    int n = 0, err, k, range = 0;
     double t0 = MPI_Wtime();
     if (reqid) *reqid = NC_REQ_NULL;
     if ((err = ncp_dataset_get(a->ncid, &ds)) != NC_NOERR) return err;
     if (is_bput && !a->is_put) return NC_EINVAL;
     err = ncp_ops_build(ds, a, is_bput ? NCP_POST_BPUT : NCP_POST_NB, &ops,
                         &n);
-    if (err == NC_NOERR) err = enqueue(ds, ops, n, reqid);
+    if (err == NC_NOERR) {
+        int64_t nelems = 0;
+        for (k = 0; k < n; k++) nelems += ops[k].req.nelems;
+        /* As PnetCDF: a put's out-of-range values are reported now, and
+           the request, fill values in their place, stays posted; its
+           status at the wait is clean. */
+        for (k = 0; k < n; k++)
+            if (ops[k].status == NC_ERANGE) ops[k].status = NC_NOERR, range = 1;
+        if (nelems == 0) { /* nothing to move: no request at all */
+            for (k = 0; k < n; k++) ncp_op_free(ds, &ops[k]);
+            range = 0;
+        } else {
+            err = enqueue(ds, ops, n, reqid);
+        }
+    }
     free(ops);
     ds->prof.time_post += MPI_Wtime() - t0;
-    return err;
+    return err == NC_NOERR && range ? NC_ERANGE : err;
 }
 
 /* Worst status among the ops carrying id (any id: NC_REQ_NULL): an error
@@ -268,6 +282,11 @@ static int wait_common(int ncid, int num, int *reqs, int *statuses,
     int *codes = statuses, n = 0, err, i;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_data(ds, collective)) != NC_NOERR) return err;
+    /* as PnetCDF: a negative num other than the NC_*REQ_ALL ones waits
+       for nothing (cancel refuses it) */
+    if (num < 0 && num != NC_REQ_ALL && num != NC_PUT_REQ_ALL &&
+        num != NC_GET_REQ_ALL)
+        num = 0;
     if (!codes && num > 0 && !(codes = calloc((size_t)num, sizeof(*codes))))
         err = NC_ENOMEM;
     if (err == NC_NOERR)
@@ -285,7 +304,11 @@ static int wait_common(int ncid, int num, int *reqs, int *statuses,
         if (known && reqs[i] != NC_REQ_NULL)
             codes[i] = worst_status(ops, n, reqs[i]);
         if (known) reqs[i] = NC_REQ_NULL;
+        /* as PnetCDF: the first request that failed fails the call */
+        if (err == NC_NOERR) err = codes[i];
     }
+    if (err == NC_NOERR && (num < 0 || !reqs))
+        err = worst_status(ops, n, NC_REQ_NULL);
     if (codes != statuses) free(codes);
     drop_ops(ds, ops, n);
     free(ops);
@@ -315,6 +338,9 @@ int ncmpi_cancel(int ncid, int num, int *reqs, int *statuses)
     for (i = 0; err == NC_NOERR && num > 0 && reqs && i < num; i++)
         if (!statuses || statuses[i] != NC_EINVAL_REQUEST)
             reqs[i] = NC_REQ_NULL;
+    /* as PnetCDF: an unknown id fails the call */
+    for (i = 0; err == NC_NOERR && statuses && num > 0 && reqs && i < num; i++)
+        if (statuses[i] == NC_EINVAL_REQUEST) err = NC_EINVAL_REQUEST;
     free(ops);
     return err;
 }
@@ -349,7 +375,7 @@ int ncmpi_buffer_attach(int ncid, MPI_Offset bufsize)
     int err;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->queue.bput_size >= 0) return NC_EPREVATTACHBUF;
-    if (bufsize <= 0) return NC_ENULLABUF;
+    if (bufsize <= 0) return NC_ENULLBUF;
     ds->queue.bput_size = bufsize;
     ds->queue.bput_used = 0;
     return NC_NOERR;
