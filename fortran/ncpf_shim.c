@@ -1,0 +1,120 @@
+/* ncpf_shim.c -- the parts of the Fortran binding that need C: MPI handles
+ * arrive from Fortran as integers (MPI_Fint) and only C can turn them into
+ * MPI_Comm, MPI_Info and MPI_Datatype (MPI_*_f2c), and a few C functions
+ * take or return pointers Fortran cannot pass portably. */
+#include <mpi.h>
+#include <string.h>
+
+#include "pnetcdf.h"
+
+int ncpf_create(MPI_Fint comm, const char *path, int cmode, MPI_Fint info,
+                int *ncid);
+int ncpf_open(MPI_Fint comm, const char *path, int omode, MPI_Fint info,
+              int *ncid);
+int ncpf_delete(const char *path, MPI_Fint info);
+int ncpf_file_info(int ncid, int get, MPI_Fint *info);
+int ncpf_inq_path(int ncid, int *pathlen, char *path, int buflen);
+const char *ncpf_strerrno(int err);
+int ncpf_flex(int op, int form, int coll, int ncid, int varid,
+              const MPI_Offset *start, const MPI_Offset *count,
+              const MPI_Offset *stride, const MPI_Offset *imap, void *buf,
+              MPI_Offset bufcount, MPI_Fint buftype, int *req);
+
+int ncpf_create(MPI_Fint comm, const char *path, int cmode, MPI_Fint info,
+                int *ncid)
+{
+    return ncmpi_create(MPI_Comm_f2c(comm), path, cmode, MPI_Info_f2c(info),
+                        ncid);
+}
+
+int ncpf_open(MPI_Fint comm, const char *path, int omode, MPI_Fint info,
+              int *ncid)
+{
+    return ncmpi_open(MPI_Comm_f2c(comm), path, omode, MPI_Info_f2c(info),
+                      ncid);
+}
+
+int ncpf_delete(const char *path, MPI_Fint info)
+{
+    return ncmpi_delete(path, MPI_Info_f2c(info));
+}
+
+int ncpf_file_info(int ncid, int get, MPI_Fint *info)
+{
+    MPI_Info c = MPI_INFO_NULL;
+    int rc = get ? ncmpi_get_file_info(ncid, &c)
+                 : ncmpi_inq_file_info(ncid, &c);
+    if (rc == NC_NOERR)
+        *info = MPI_Info_c2f(c);
+    return rc;
+}
+
+/* The path, truncated to the caller's buffer; *pathlen is its full length. */
+int ncpf_inq_path(int ncid, int *pathlen, char *path, int buflen)
+{
+    int len = 0;
+    int rc = ncmpi_inq_path(ncid, &len, NULL);
+    if (rc != NC_NOERR)
+        return rc;
+    char full[len + 1];
+    rc = ncmpi_inq_path(ncid, NULL, full);
+    if (rc != NC_NOERR)
+        return rc;
+    *pathlen = len;
+    memset(path, ' ', (size_t)buflen);
+    memcpy(path, full, (size_t)(len < buflen ? len : buflen));
+    return NC_NOERR;
+}
+
+const char *ncpf_strerrno(int err)
+{
+    return ncmpi_strerrno(err);
+}
+
+enum { OP_PUT, OP_GET, OP_IPUT, OP_IGET, OP_BPUT };
+enum { F_VAR, F_VAR1, F_VARA, F_VARS, F_VARM };
+
+/* One entry for the whole flexible family: op, access form and collective
+ * or not select the C function; arguments a form does not take are
+ * ignored. */
+int ncpf_flex(int op, int form, int coll, int ncid, int varid,
+              const MPI_Offset *start, const MPI_Offset *count,
+              const MPI_Offset *stride, const MPI_Offset *imap, void *buf,
+              MPI_Offset bufcount, MPI_Fint buftype, int *req)
+{
+    MPI_Datatype t = MPI_Type_f2c(buftype);
+    const MPI_Offset *s = start, *c = count, *st = stride, *m = imap;
+    int rc = NC_EINVAL;
+
+#define NCPF_FORMS(PFX, SFX, ...)                                            \
+    switch (form) {                                                          \
+    case F_VAR: rc = PFX##_var##SFX(ncid, varid, __VA_ARGS__); break;       \
+    case F_VAR1: rc = PFX##_var1##SFX(ncid, varid, s, __VA_ARGS__); break;  \
+    case F_VARA: rc = PFX##_vara##SFX(ncid, varid, s, c, __VA_ARGS__); break; \
+    case F_VARS:                                                             \
+        rc = PFX##_vars##SFX(ncid, varid, s, c, st, __VA_ARGS__); break;     \
+    case F_VARM:                                                             \
+        rc = PFX##_varm##SFX(ncid, varid, s, c, st, m, __VA_ARGS__); break;  \
+    }
+    switch (op) {
+    case OP_PUT:
+        if (coll) {
+            NCPF_FORMS(ncmpi_put, _all, buf, bufcount, t)
+        } else {
+            NCPF_FORMS(ncmpi_put, , buf, bufcount, t)
+        }
+        break;
+    case OP_GET:
+        if (coll) {
+            NCPF_FORMS(ncmpi_get, _all, buf, bufcount, t)
+        } else {
+            NCPF_FORMS(ncmpi_get, , buf, bufcount, t)
+        }
+        break;
+    case OP_IPUT: NCPF_FORMS(ncmpi_iput, , buf, bufcount, t, req) break;
+    case OP_IGET: NCPF_FORMS(ncmpi_iget, , buf, bufcount, t, req) break;
+    case OP_BPUT: NCPF_FORMS(ncmpi_bput, , buf, bufcount, t, req) break;
+    }
+#undef NCPF_FORMS
+    return rc;
+}
