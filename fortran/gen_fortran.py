@@ -422,6 +422,9 @@ def constants_f90(consts, nf90):
         if nf90 and name.startswith("NF_"):
             o.append("  %s, parameter :: nf90_%s = %s"
                      % (ftyp, name[3:].lower(), v))
+        if nf90 and name.startswith("NFMPI_"):
+            o.append("  %s, parameter :: nf90mpi_%s = %s"
+                     % (ftyp, name[6:].lower(), v))
     return o
 
 
