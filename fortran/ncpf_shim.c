@@ -71,6 +71,35 @@ const char *ncpf_strerrno(int err)
     return ncmpi_strerrno(err);
 }
 
+/* A named Fortran datatype as the C type of the same size and kind: the C
+ * library knows element types by their C names. Derived types are passed
+ * on as they are. */
+static MPI_Datatype c_type_of(MPI_Datatype t)
+{
+    static const struct { int real; int size; MPI_Datatype c; } by_size[] = {
+        {0, 1, MPI_SIGNED_CHAR}, {0, 2, MPI_SHORT}, {0, 4, MPI_INT},
+        {0, 8, MPI_LONG_LONG_INT}, {1, 4, MPI_FLOAT}, {1, 8, MPI_DOUBLE},
+    };
+    int real, size = 0;
+    size_t i;
+
+    if (t == MPI_CHARACTER)
+        return MPI_CHAR;
+    if (t == MPI_INTEGER || t == MPI_INTEGER1 || t == MPI_INTEGER2 ||
+        t == MPI_INTEGER4 || t == MPI_INTEGER8)
+        real = 0;
+    else if (t == MPI_REAL || t == MPI_DOUBLE_PRECISION || t == MPI_REAL4 ||
+             t == MPI_REAL8)
+        real = 1;
+    else
+        return t;
+    MPI_Type_size(t, &size);
+    for (i = 0; i < sizeof by_size / sizeof by_size[0]; i++)
+        if (by_size[i].real == real && by_size[i].size == size)
+            return by_size[i].c;
+    return t;
+}
+
 enum { OP_PUT, OP_GET, OP_IPUT, OP_IGET, OP_BPUT };
 enum { F_VAR, F_VAR1, F_VARA, F_VARS, F_VARM };
 
@@ -82,7 +111,7 @@ int ncpf_flex(int op, int form, int coll, int ncid, int varid,
               const MPI_Offset *stride, const MPI_Offset *imap, void *buf,
               MPI_Offset bufcount, MPI_Fint buftype, int *req)
 {
-    MPI_Datatype t = MPI_Type_f2c(buftype);
+    MPI_Datatype t = c_type_of(MPI_Type_f2c(buftype));
     const MPI_Offset *s = start, *c = count, *st = stride, *m = imap;
     int rc = NC_EINVAL;
 
