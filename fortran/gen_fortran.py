@@ -541,7 +541,12 @@ def nf90_generics():
                     b.append("  status = nfmpi_put_att_%s(ncid, varid, name, "
                              "nf_%s, %s, %s)" % (tsfx, NF90_ATT_XTYPE[tsfx],
                                                  n, v))
-                elif dims or tsfx == "text":
+                elif tsfx == "text":
+                    # Blank-padded past the attribute's length.
+                    b.append("  values = ' '")
+                    b.append("  status = nfmpi_get_att_text(ncid, varid, name, "
+                             "values)")
+                elif dims:
                     b.append("  status = nfmpi_get_att_%s(ncid, varid, name, "
                              "values)" % tsfx)
                 else:
