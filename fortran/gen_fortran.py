@@ -10,8 +10,8 @@ writes into OUTDIR:
                    nfmpi_* functions and the nf90mpi_* generics
   pnetcdf.inc      the include file of the Fortran 77 API
 
-Every typed family (put/get/iput/iget/bput of var/var1/vara/vars/varm, and
-the attributes) is one loop over TYPES, so adding a type or a form is one
+Every typed family (put/get/iput/iget/bput of var/var1/vara/vars/varm/varn,
+and the attributes) is one loop over TYPES, so adding a type or a form is one
 line.  Irregular functions (handle conversion, dimension id lists, strings
 returned by value) are written by hand in nfmpi_special.f90 and only
 declared here (SPECIAL).
@@ -142,7 +142,7 @@ SPECIAL = {
 # module declares them external, without an interface.
 FLEX = []
 for _op, _sfx, _intent, _req in OPS:
-    for _form in FORMS:
+    for _form in list(FORMS) + ["varn"]:
         for _s in _sfx:
             FLEX.append("%s_%s%s" % (_op, _form, _s))
 FLEX += ["put_att", "get_att"]   # hand-written
@@ -254,6 +254,64 @@ def typed_access_fn(op, form, sfx, intent, req, t):
     return Fn(name, cname, fdecls, cdecls, dummies, dummies, body, True)
 
 
+def typed_varn_fn(op, sfx, intent, req, t):
+    """varn: num subarrays, starts(ndims, num) and counts(ndims, num) in
+    Fortran order; C takes an array of pointers to reversed rows."""
+    tsfx, ftype, csfx, ctype, _ = t
+    name = "%s_varn_%s%s" % (op, tsfx, sfx)
+    cname = "ncmpi_%s_varn_%s%s" % (op, csfx, sfx)
+    dim = "" if tsfx == "text" else "(*)"
+    fdecls = ["integer, intent(in) :: ncid, varid, num",
+              "integer(kind=ncpf_ok), intent(in) :: starts(*), counts(*)",
+              "%s, intent(%s) :: buf%s" % (ftype, intent, dim)]
+    cdecls = ["integer(kind=c_int), value :: ncid, varid, num",
+              "type(c_ptr) :: starts(*), counts(*)",
+              "%s :: buf(*)" % ctype]
+    dummies = ["ncid", "varid", "num", "starts", "counts", "buf"]
+    if req:
+        fdecls.append("integer, intent(out) :: req")
+        cdecls.append("integer(kind=c_int) :: req")
+        dummies.append("req")
+    body = ["integer :: nd",
+            "integer(kind=c_long_long), allocatable, target :: c_s(:, :), "
+            "c_c(:, :)",
+            "type(c_ptr), allocatable :: p_s(:), p_c(:)",
+            "nd = ncpf_ndims(ncid, varid)",
+            "call ncpf_revn(nd, num, starts, c_s, p_s, 1_ncpf_ok)",
+            "call ncpf_revn(nd, num, counts, c_c, p_c, 0_ncpf_ok)"]
+    actual = ["ncid", "varid - 1", "num", "p_s", "p_c", "buf"]
+    if req:
+        actual.append("req")
+    body.append("nfmpi_%s = %s(%s)" % (name, cname, ", ".join(actual)))
+    return Fn(name, cname, fdecls, cdecls, dummies, dummies, body, True)
+
+
+def flex_varn_fn(op, sfx, req):
+    name = "%s_varn%s" % (op, sfx)
+    fd = ["integer, intent(in) :: ncid, varid, num",
+          "integer(kind=ncpf_ok), intent(in) :: starts(*), counts(*)",
+          "type(*) :: buf(*)", "integer(kind=ncpf_ok), intent(in) :: bufcount",
+          "integer, intent(in) :: buftype"]
+    dummies = ["ncid", "varid", "num", "starts", "counts", "buf", "bufcount",
+               "buftype"]
+    if req:
+        fd.append("integer, intent(out) :: req")
+        dummies.append("req")
+    body = ["integer :: nd", "integer(kind=c_int) :: c_req",
+            "integer(kind=c_long_long), allocatable, target :: c_s(:, :), "
+            "c_c(:, :)",
+            "type(c_ptr), allocatable :: p_s(:), p_c(:)",
+            "nd = ncpf_ndims(ncid, varid)",
+            "call ncpf_revn(nd, num, starts, c_s, p_s, 1_ncpf_ok)",
+            "call ncpf_revn(nd, num, counts, c_c, p_c, 0_ncpf_ok)",
+            "nfmpi_%s = ncpf_flexn(%d, %d, ncid, varid - 1, num, p_s, p_c, "
+            "buf, bufcount, buftype, c_req)"
+            % (name, FLEX_OP[op], 1 if sfx else 0)]
+    if req:
+        body.append("req = c_req")
+    return Fn(name, None, fd, [], dummies, dummies, body)
+
+
 def typed_att_fns(t):
     tsfx, ftype, csfx, ctype, _ = t
     out = []
@@ -339,6 +397,8 @@ def all_fns():
             for form in FORMS:
                 for sfx in sfxs:
                     fns.append(typed_access_fn(op, form, sfx, intent, req, t))
+            for sfx in sfxs:
+                fns.append(typed_varn_fn(op, sfx, intent, req, t))
         fns += typed_att_fns(t)
     return fns
 
@@ -349,6 +409,8 @@ def flex_fns():
         for form in FORMS:
             for sfx in sfxs:
                 fns.append(flex_fn(op, form, sfx, req))
+        for sfx in sfxs:
+            fns.append(flex_varn_fn(op, sfx, req))
     return fns
 
 

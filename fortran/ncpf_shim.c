@@ -19,6 +19,9 @@ int ncpf_flex(int op, int form, int coll, int ncid, int varid,
               const MPI_Offset *start, const MPI_Offset *count,
               const MPI_Offset *stride, const MPI_Offset *imap, void *buf,
               MPI_Offset bufcount, MPI_Fint buftype, int *req);
+int ncpf_flexn(int op, int coll, int ncid, int varid, int num,
+               MPI_Offset *const *starts, MPI_Offset *const *counts,
+               void *buf, MPI_Offset bufcount, MPI_Fint buftype, int *req);
 
 int ncpf_create(MPI_Fint comm, const char *path, int cmode, MPI_Fint info,
                 int *ncid)
@@ -146,4 +149,35 @@ int ncpf_flex(int op, int form, int coll, int ncid, int varid,
     }
 #undef NCPF_FORMS
     return rc;
+}
+
+/* The flexible varn family, as ncpf_flex for the other forms. */
+int ncpf_flexn(int op, int coll, int ncid, int varid, int num,
+               MPI_Offset *const *starts, MPI_Offset *const *counts,
+               void *buf, MPI_Offset bufcount, MPI_Fint buftype, int *req)
+{
+    MPI_Datatype t = c_type_of(MPI_Type_f2c(buftype));
+
+    switch (op) {
+    case OP_PUT:
+        return coll ? ncmpi_put_varn_all(ncid, varid, num, starts, counts,
+                                         buf, bufcount, t)
+                    : ncmpi_put_varn(ncid, varid, num, starts, counts, buf,
+                                     bufcount, t);
+    case OP_GET:
+        return coll ? ncmpi_get_varn_all(ncid, varid, num, starts, counts,
+                                         buf, bufcount, t)
+                    : ncmpi_get_varn(ncid, varid, num, starts, counts, buf,
+                                     bufcount, t);
+    case OP_IPUT:
+        return ncmpi_iput_varn(ncid, varid, num, starts, counts, buf,
+                               bufcount, t, req);
+    case OP_IGET:
+        return ncmpi_iget_varn(ncid, varid, num, starts, counts, buf,
+                               bufcount, t, req);
+    case OP_BPUT:
+        return ncmpi_bput_varn(ncid, varid, num, starts, counts, buf,
+                               bufcount, t, req);
+    }
+    return NC_EINVAL;
 }

@@ -7,7 +7,8 @@ module ncpf_util
   use ncpf_c, only: ncmpi_inq_varndims
   implicit none
   private
-  public :: ncpf_ok, ncpf_ndims, ncpf_rev, ncpf_cstr, ncpf_fstr, ncpf_flex
+  public :: ncpf_ok, ncpf_ndims, ncpf_rev, ncpf_revn, ncpf_cstr, ncpf_fstr
+  public :: ncpf_flex, ncpf_flexn
   public :: NCPF_NAMELEN
 
   ! NC_MAX_NAME plus the terminating NUL.
@@ -22,6 +23,18 @@ module ncpf_util
       import
       integer(kind=c_int), value :: op, form, coll, ncid, varid
       integer(kind=c_long_long) :: start(*), count(*), stride(*), imap(*)
+      type(*) :: buf(*)
+      integer(kind=c_long_long), value :: bufcount
+      integer(kind=c_int), value :: buftype
+      integer(kind=c_int) :: req
+    end function
+    ! The flexible varn family: starts and counts as C pointer arrays.
+    integer(kind=c_int) function ncpf_flexn(op, coll, ncid, varid, num, &
+        starts, counts, buf, bufcount, buftype, req) &
+        bind(C, name='ncpf_flexn')
+      import
+      integer(kind=c_int), value :: op, coll, ncid, varid, num
+      type(c_ptr) :: starts(*), counts(*)
       type(*) :: buf(*)
       integer(kind=c_long_long), value :: bufcount
       integer(kind=c_int), value :: buftype
@@ -54,6 +67,28 @@ contains
     c = 0
     do i = 1, nd
       c(i) = f(nd + 1 - i) - shift
+    end do
+  end subroutine
+
+  ! The varn form: f holds num rows of nd coordinates, f(nd, num); c gets
+  ! each row reversed minus shift, p a C pointer to each row of c.  c must
+  ! be the caller's TARGET, so that p stays valid after the return.
+  subroutine ncpf_revn(nd, num, f, c, p, shift)
+    integer, intent(in) :: nd, num
+    integer(kind=ncpf_ok), intent(in) :: f(*)
+    integer(kind=c_long_long), allocatable, target, intent(out) :: c(:, :)
+    type(c_ptr), allocatable, intent(out) :: p(:)
+    integer(kind=ncpf_ok), intent(in) :: shift
+    integer :: i, r
+    allocate(c(max(nd, 1), max(num, 1)), p(max(num, 1)))
+    c = 0
+    do r = 1, max(num, 1)
+      if (r <= num) then
+        do i = 1, nd
+          c(i, r) = f((r - 1) * nd + nd + 1 - i) - shift
+        end do
+      end if
+      p(r) = c_loc(c(1, r))
     end do
   end subroutine
 
