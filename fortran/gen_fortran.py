@@ -621,6 +621,34 @@ def nf90_generics():
     return procs, bodies
 
 
+# nf90mpi_* functions with the arguments of the nfmpi_* function of the
+# same name in SIMPLE: generated as plain forwarders in module pnetcdf.
+NF90_SAME = [
+    "abort", "buffer_attach", "buffer_detach", "copy_att", "del_att",
+    "fill_var_rec", "flush", "inq_attname", "inq_buffer_size",
+    "inq_buffer_usage", "inq_default_format", "inq_get_size",
+    "inq_header_extent", "inq_header_size", "inq_nreqs", "inq_num_fix_vars",
+    "inq_num_rec_vars", "inq_put_size", "inq_recsize", "inq_striping",
+    "inq_varoffset", "rename_att", "rename_dim", "rename_var",
+    "set_default_format", "set_fill", "sync_numrecs",
+]
+
+
+def nf90_same():
+    bodies = []
+    spec = dict(SIMPLE)
+    for name in NF90_SAME:
+        args = parse_args(spec[name])
+        b = ["integer function nf90mpi_%s(%s)"
+             % (name, ", ".join(a[0] for a in args))]
+        b += ["  " + KINDS_F[k].format(n=n) for n, k in args]
+        b.append("  nf90mpi_%s = nfmpi_%s(%s)"
+                 % (name, name, ", ".join(a[0] for a in args)))
+        b.append("end function nf90mpi_%s" % name)
+        bodies.append("\n".join(b))
+    return bodies
+
+
 NF90_ATT_XTYPE = {"int1": "byte", "int2": "short", "int": "int",
                   "real": "float", "double": "double", "int8": "int64"}
 
@@ -640,7 +668,12 @@ def module_file(fns, consts):
          "nf90mpi_sync, &",
          "      nf90mpi_begin_indep_data, nf90mpi_end_indep_data, "
          "nf90mpi_wait_all, &",
-         "      nf90mpi_wait, nf90mpi_inq_libvers, nf90mpi_coords",
+         "      nf90mpi_wait, nf90mpi_inq_libvers, nf90mpi_coords, "
+         "nf90mpi_cancel, &",
+         "      nf90mpi_delete, nf90mpi_get_file_info, nf90mpi_inq_file_info, "
+         "&",
+         "      nf90mpi_inq_path, nf90mpi_strerrno, nf90mpi_issyserr, "
+         "nf90mpi_inquire_attribute",
          "  implicit none",
          "  private :: ncpf_ok, nf90mpi_coords"]
     o += constants_f90(consts, True)
@@ -663,6 +696,7 @@ def module_file(fns, consts):
         o.append("  end interface")
     o.append("contains")
     o += bodies
+    o += nf90_same()
     o.append("end module pnetcdf")
     return "\n".join(o) + "\n"
 

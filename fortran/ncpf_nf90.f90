@@ -12,7 +12,9 @@ module ncpf_nf90
   public :: nf90mpi_inq_varid, nf90mpi_inq_dimid, nf90mpi_strerror
   public :: nf90mpi_sync, nf90mpi_begin_indep_data, nf90mpi_end_indep_data
   public :: nf90mpi_wait_all, nf90mpi_wait, nf90mpi_inq_libvers
-  public :: nf90mpi_coords
+  public :: nf90mpi_coords, nf90mpi_cancel, nf90mpi_delete
+  public :: nf90mpi_get_file_info, nf90mpi_inq_file_info, nf90mpi_inq_path
+  public :: nf90mpi_strerrno, nf90mpi_issyserr, nf90mpi_inquire_attribute
 
   integer, external :: nfmpi_create, nfmpi_open, nfmpi_close, nfmpi_enddef
   integer, external :: nfmpi_redef, nfmpi_def_dim, nfmpi_def_var, nfmpi_inq
@@ -22,7 +24,12 @@ module ncpf_nf90
   integer, external :: nfmpi_inq_varid, nfmpi_inq_dimid, nfmpi_sync
   integer, external :: nfmpi_begin_indep_data, nfmpi_end_indep_data
   integer, external :: nfmpi_wait_all, nfmpi_wait
+  integer, external :: nfmpi_cancel, nfmpi_delete, nfmpi_get_file_info
+  integer, external :: nfmpi_inq_file_info, nfmpi_inq_path, nfmpi_inq_att
+  integer, external :: nfmpi_inq_attid
   character(len=80), external :: nfmpi_strerror, nfmpi_inq_libvers
+  character(len=80), external :: nfmpi_strerrno
+  logical, external :: nfmpi_issyserr
 
   interface nf90mpi_def_var
     module procedure nf90mpi_def_var_scalar, nf90mpi_def_var_onedim, &
@@ -205,6 +212,66 @@ contains
     integer, intent(inout) :: reqs(:)
     integer, intent(out) :: statuses(:)
     nf90mpi_wait = nfmpi_wait(ncid, num, reqs, statuses)
+  end function
+
+  integer function nf90mpi_cancel(ncid, num, reqs, statuses)
+    integer, intent(in) :: ncid, num
+    integer, intent(inout) :: reqs(:)
+    integer, intent(out) :: statuses(:)
+    nf90mpi_cancel = nfmpi_cancel(ncid, num, reqs, statuses)
+  end function
+
+  integer function nf90mpi_delete(path, mpi_info)
+    character(len=*), intent(in) :: path
+    integer, intent(in) :: mpi_info
+    nf90mpi_delete = nfmpi_delete(path, mpi_info)
+  end function
+
+  integer function nf90mpi_get_file_info(ncid, mpi_info)
+    integer, intent(in) :: ncid
+    integer, intent(out) :: mpi_info
+    nf90mpi_get_file_info = nfmpi_get_file_info(ncid, mpi_info)
+  end function
+
+  integer function nf90mpi_inq_file_info(ncid, mpi_info)
+    integer, intent(in) :: ncid
+    integer, intent(out) :: mpi_info
+    nf90mpi_inq_file_info = nfmpi_inq_file_info(ncid, mpi_info)
+  end function
+
+  integer function nf90mpi_inq_path(ncid, pathlen, path)
+    integer, intent(in) :: ncid
+    integer, intent(out) :: pathlen
+    character(len=*), intent(out) :: path
+    nf90mpi_inq_path = nfmpi_inq_path(ncid, pathlen, path)
+  end function
+
+  function nf90mpi_inquire_attribute(ncid, varid, name, xtype, len, &
+                                     attnum) result(st)
+    integer, intent(in) :: ncid, varid
+    character(len=*), intent(in) :: name
+    integer, intent(out), optional :: xtype, attnum
+    integer(kind=ncpf_ok), intent(out), optional :: len
+    integer :: st, t, n
+    integer(kind=ncpf_ok) :: l
+    st = nfmpi_inq_att(ncid, varid, name, t, l)
+    if (st /= nf_noerr) return
+    if (present(xtype)) xtype = t
+    if (present(len)) len = l
+    if (present(attnum)) then
+      st = nfmpi_inq_attid(ncid, varid, name, n)
+      if (st == nf_noerr) attnum = n
+    end if
+  end function
+
+  logical function nf90mpi_issyserr(ncerr)
+    integer, intent(in) :: ncerr
+    nf90mpi_issyserr = nfmpi_issyserr(ncerr)
+  end function
+
+  character(len=80) function nf90mpi_strerrno(ncerr)
+    integer, intent(in) :: ncerr
+    nf90mpi_strerrno = nfmpi_strerrno(ncerr)
   end function
 
   character(len=80) function nf90mpi_strerror(ncerr)

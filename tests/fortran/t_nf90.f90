@@ -79,6 +79,10 @@ program t_nf90
   call check(nf90mpi_put_att(ncid, NF90_GLOBAL, 'a_real', atr), 'atr')
   call check(nf90mpi_put_att(ncid, v4, 'a_double', atd), 'atd')
   call check(nf90mpi_put_att(ncid, v8, 'a_int8', at8), 'at8')
+  call check(nf90mpi_copy_att(ncid, NF90_GLOBAL, 'a_int', ncid, v0), 'copy')
+  call check(nf90mpi_rename_att(ncid, v0, 'a_int', 'copied'), 'rename_att')
+  call check(nf90mpi_put_att(ncid, v0, 'tmp', 1.0), 'tmp')
+  call check(nf90mpi_del_att(ncid, v0, 'tmp'), 'del_att')
   call check(nf90mpi_enddef(ncid), 'enddef')
 
   call check(nf90mpi_put_var_all(ncid, v0, s0), 'put v0')
@@ -122,6 +126,11 @@ program t_nf90
              'inq var')
   call truth(name == 'v4' .and. xt == NF90_DOUBLE .and. nd == 5 .and. &
              na == 1 .and. all(dd == [dx, dy, dz, dw, dr]), 'variable')
+  call check(nf90mpi_inquire_attribute(ncid, v0, 'copied', xt, len, na), &
+             'inquire_attribute')
+  call truth(xt == NF90_INT .and. len == 1 .and. na == 1, 'copied attribute')
+  call check(nf90mpi_inq_attname(ncid, v0, 1, name), 'inq_attname')
+  call truth(name == 'copied', 'attribute name')
   call check(nf90mpi_get_att(ncid, NF90_GLOBAL, 'title', title), 'g title')
   call truth(title == 'nf90 generics', 'title')
   call check(nf90mpi_get_att(ncid, NF90_GLOBAL, 'a_int1', gat1), 'g at1')
