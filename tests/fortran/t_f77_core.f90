@@ -22,8 +22,8 @@ program t_f77_core
   integer(kind=8) :: i8(nx, nyr), gi8(nx, nyr)
   integer :: sv(4), gsv(4), nb(nx), gnb(nx), bp(nx), gbp(nx)
   integer :: rec(nx), grec(nx)
-  character(len=NF_MAX_NAME) :: name
-  character(len=80) :: txt
+  character(len=1024) :: name
+  character(len=1024) :: txt
   integer(kind=1) :: a1(3), ga1(3)
   integer(kind=2) :: a2(3), ga2(3)
   integer :: a4(3), ga4(3)
@@ -156,6 +156,22 @@ program t_f77_core
   call truth(len_trim(txt) > 0, 'strerror text')
   txt = nfmpi_inq_libvers()
   call truth(len_trim(txt) > 0, 'libvers text')
+  ! Only the first pathlen characters: PnetCDF writes a NUL after them.
+  call check(nfmpi_inq_path(ncid, k, txt), 'inq_path')
+  name = outpath()
+  call truth(k == len_trim(name), 'path length')
+  call truth(txt(1:k) == name(1:k), 'path')
+  call check(nfmpi_inq_format(ncid, k), 'inq_format')
+  call truth(k == NF_FORMAT_CDF5, 'format')
+  call check(nfmpi_inq_header_size(ncid, n8), 'header size')
+  call truth(n8 > 0, 'header size value')
+  call check(nfmpi_inq_varoffset(ncid, vids(1), n8), 'varoffset')
+  call truth(n8 > 0, 'variable offset')
+  call check(nfmpi_get_file_info(ncid, k), 'get_file_info')
+  call truth(k /= MPI_INFO_NULL, 'file info handle')
+  call MPI_Info_free(k, ierr)
+  call check(nfmpi_inq_put_size(ncid, n8), 'inq_put_size')
+  call truth(n8 > 0, 'bytes written')
   call check(nfmpi_sync(ncid), 'sync')
   call check(nfmpi_close(ncid), 'close')
 
