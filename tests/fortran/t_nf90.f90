@@ -21,7 +21,7 @@ program t_nf90
   double precision :: a4(nx, ny, nz, nw), ga4(nx, ny, nz, nw), atd, gatd
   double precision :: d2(nx, ny), gd2(nx, ny), t2(ny, nx / 2)
   integer(kind=8) :: a8(nx), ga8(nx), at8(2), gat8(2)
-  integer :: nb(nx, ny), gnb(nx, ny), ati, gati
+  integer :: nb(nx, ny), gnb(nx, ny), gnb2(nx, ny), ati, gati
   character(len=32) :: title, name
 
   call MPI_Init(ierr)
@@ -160,6 +160,15 @@ program t_nf90
   call check(nf90mpi_get_var(ncid, vnb, gnb, start=[1_8, 1_8, rank + 1_8]), &
              'get nb')
   call check(nf90mpi_end_indep_data(ncid), 'end indep')
+  ! A nonblocking read into a contiguous array: the request holds the
+  ! array's own address, so had the binding copied it on the way, the
+  ! values would land in a temporary long gone by the wait.
+  gnb2 = 0
+  call check(nf90mpi_iget_var(ncid, vnb, gnb2, reqs(1), &
+                              start=[1_8, 1_8, rank + 1_8]), 'iget')
+  call check(nf90mpi_wait_all(ncid, 1, reqs, sts), 'wait_all read')
+  call check(sts(1), 'iget status')
+  call truth(all(gnb2 == nb), 'iget lands in the caller''s array')
   call truth(gs0 == s0 .and. all(ga1 == a1) .and. all(ga2 == a2), 'v0-v2')
   call truth(all(ga3 == a3) .and. all(ga4 == a4) .and. all(ga8 == a8), &
              'v3, v4, v8')
