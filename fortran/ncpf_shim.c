@@ -3,6 +3,7 @@
  * MPI_Comm, MPI_Info and MPI_Datatype (MPI_*_f2c), and a few C functions
  * take or return pointers Fortran cannot pass portably. */
 #include <mpi.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pnetcdf.h"
@@ -55,18 +56,26 @@ int ncpf_file_info(int ncid, int get, MPI_Fint *info)
 /* The path, truncated to the caller's buffer; *pathlen is its full length. */
 int ncpf_inq_path(int ncid, int *pathlen, char *path, int buflen)
 {
-    int len = 0;
-    int rc = ncmpi_inq_path(ncid, &len, NULL);
+    int len = 0, rc;
+    char *full = NULL;
+
+    rc = ncmpi_inq_path(ncid, &len, NULL);
     if (rc != NC_NOERR)
-        return rc;
-    char full[len + 1];
+        goto done;
+    full = malloc((size_t)len + 1);
+    if (!full) {
+        rc = NC_ENOMEM;
+        goto done;
+    }
     rc = ncmpi_inq_path(ncid, NULL, full);
     if (rc != NC_NOERR)
-        return rc;
+        goto done;
     *pathlen = len;
     memset(path, ' ', (size_t)buflen);
     memcpy(path, full, (size_t)(len < buflen ? len : buflen));
-    return NC_NOERR;
+done:
+    free(full);
+    return rc;
 }
 
 const char *ncpf_strerrno(int err)
@@ -85,9 +94,12 @@ static MPI_Datatype c_type_of(MPI_Datatype t)
     };
     int real, size = 0;
     size_t i;
+    MPI_Datatype c = t;
 
-    if (t == MPI_CHARACTER)
-        return MPI_CHAR;
+    if (t == MPI_CHARACTER) {
+        c = MPI_CHAR;
+        goto done;
+    }
     if (t == MPI_INTEGER || t == MPI_INTEGER1 || t == MPI_INTEGER2 ||
         t == MPI_INTEGER4 || t == MPI_INTEGER8)
         real = 0;
@@ -95,12 +107,13 @@ static MPI_Datatype c_type_of(MPI_Datatype t)
              t == MPI_REAL8)
         real = 1;
     else
-        return t;
+        goto done;
     MPI_Type_size(t, &size);
     for (i = 0; i < sizeof by_size / sizeof by_size[0]; i++)
         if (by_size[i].real == real && by_size[i].size == size)
-            return by_size[i].c;
-    return t;
+            c = by_size[i].c;
+done:
+    return c;
 }
 
 enum { OP_PUT, OP_GET, OP_IPUT, OP_IGET, OP_BPUT };
@@ -157,27 +170,33 @@ int ncpf_flexn(int op, int coll, int ncid, int varid, int num,
                void *buf, MPI_Offset bufcount, MPI_Fint buftype, int *req)
 {
     MPI_Datatype t = c_type_of(MPI_Type_f2c(buftype));
+    int rc = NC_EINVAL;
 
     switch (op) {
     case OP_PUT:
-        return coll ? ncmpi_put_varn_all(ncid, varid, num, starts, counts,
-                                         buf, bufcount, t)
-                    : ncmpi_put_varn(ncid, varid, num, starts, counts, buf,
-                                     bufcount, t);
+        rc = coll ? ncmpi_put_varn_all(ncid, varid, num, starts, counts, buf,
+                                       bufcount, t)
+                  : ncmpi_put_varn(ncid, varid, num, starts, counts, buf,
+                                   bufcount, t);
+        break;
     case OP_GET:
-        return coll ? ncmpi_get_varn_all(ncid, varid, num, starts, counts,
-                                         buf, bufcount, t)
-                    : ncmpi_get_varn(ncid, varid, num, starts, counts, buf,
-                                     bufcount, t);
+        rc = coll ? ncmpi_get_varn_all(ncid, varid, num, starts, counts, buf,
+                                       bufcount, t)
+                  : ncmpi_get_varn(ncid, varid, num, starts, counts, buf,
+                                   bufcount, t);
+        break;
     case OP_IPUT:
-        return ncmpi_iput_varn(ncid, varid, num, starts, counts, buf,
-                               bufcount, t, req);
+        rc = ncmpi_iput_varn(ncid, varid, num, starts, counts, buf, bufcount,
+                             t, req);
+        break;
     case OP_IGET:
-        return ncmpi_iget_varn(ncid, varid, num, starts, counts, buf,
-                               bufcount, t, req);
+        rc = ncmpi_iget_varn(ncid, varid, num, starts, counts, buf, bufcount,
+                             t, req);
+        break;
     case OP_BPUT:
-        return ncmpi_bput_varn(ncid, varid, num, starts, counts, buf,
-                               bufcount, t, req);
+        rc = ncmpi_bput_varn(ncid, varid, num, starts, counts, buf, bufcount,
+                             t, req);
+        break;
     }
-    return NC_EINVAL;
+    return rc;
 }
