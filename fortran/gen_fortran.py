@@ -9,6 +9,8 @@ writes into OUTDIR:
   pnetcdf_mod.f90  module pnetcdf: NF_/NF90_ constants, interfaces of the
                    nfmpi_* functions and the nf90mpi_* generics
   pnetcdf.inc      the include file of the Fortran 77 API
+  ncpf_consts.f90  the same constants as a module, for the hand-written
+                   nf90mpi_* functions
 
 Every typed family (put/get/iput/iget/bput of var/var1/vara/vars/varm/varn,
 and the attributes) is one loop over TYPES, so adding a type or a form is one
@@ -181,7 +183,7 @@ class Fn:
     """One generated nfmpi_* function: its dummies, C call and body."""
 
     def __init__(self, name, cname, fdecls, cdecls, dummies, cdummies,
-                 body, typed=False):
+                 body):
         self.name = name            # without the nfmpi_ prefix
         self.cname = cname          # C function called
         self.fdecls = fdecls        # Fortran dummy declarations
@@ -189,7 +191,6 @@ class Fn:
         self.dummies = dummies      # Fortran dummy names
         self.cdummies = cdummies    # C dummy names
         self.body = body            # executable statements
-        self.typed = typed
 
 
 def simple_fn(name, spec):
@@ -251,7 +252,7 @@ def typed_access_fn(op, form, sfx, intent, req, t):
     if req:
         actual.append("req")
     body.append("nfmpi_%s = %s(%s)" % (name, cname, ", ".join(actual)))
-    return Fn(name, cname, fdecls, cdecls, dummies, dummies, body, True)
+    return Fn(name, cname, fdecls, cdecls, dummies, dummies, body)
 
 
 def typed_varn_fn(op, sfx, intent, req, t):
@@ -283,7 +284,7 @@ def typed_varn_fn(op, sfx, intent, req, t):
     if req:
         actual.append("req")
     body.append("nfmpi_%s = %s(%s)" % (name, cname, ", ".join(actual)))
-    return Fn(name, cname, fdecls, cdecls, dummies, dummies, body, True)
+    return Fn(name, cname, fdecls, cdecls, dummies, dummies, body)
 
 
 def flex_varn_fn(op, sfx, req):
@@ -337,7 +338,7 @@ def typed_att_fns(t):
     name = "put_att_" + tsfx
     out.append(Fn(name, "ncmpi_put_att_" + csfx, fd, cd, dummies, dummies,
                   ["nfmpi_%s = ncmpi_put_att_%s(%s)"
-                   % (name, csfx, ", ".join(actual))], True))
+                   % (name, csfx, ", ".join(actual))]))
     # get
     fd = ["integer, intent(in) :: ncid, varid",
           "character(len=*), intent(in) :: name",
@@ -349,7 +350,7 @@ def typed_att_fns(t):
     body = ["nfmpi_%s = ncmpi_get_att_%s(ncid, varid - 1, ncpf_cstr(name), buf)"
             % (name, csfx)]
     out.append(Fn(name, "ncmpi_get_att_" + csfx, fd, cd, dummies, dummies,
-                  body, True))
+                  body))
     return out
 
 
