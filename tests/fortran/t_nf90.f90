@@ -28,22 +28,20 @@ program t_nf90
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
   s0 = 42
-  a2 = 0
-  d2 = 0d0
-  nb = 0
   do l = 1, nw
     do k = 1, nz
       do j = 1, ny
         do i = 1, nx
           a4(i, j, k, l) = i + 10 * j + 100 * k + 1000 * l + 1d4 * rank
         end do
-        a3(:, j, k) = real(a4(:, j, k, 1)) + 0.5
       end do
-      a2(:, j) = int(a4(:, j, 1, 1), 2)
-      d2(:, j) = a4(:, j, 1, 1) / 8d0
-      nb(:, j) = int(a4(:, j, 1, 1)) * 3
     end do
   end do
+  a3 = real(a4(:, :, :, 1)) + 0.5
+  a2 = int(a4(:, :, 1, 1), 2)
+  ! d2 is written whole by every rank: the same values everywhere.
+  d2 = (a4(:, :, 1, 1) - 1d4 * rank) / 8d0
+  nb = int(a4(:, :, 1, 1)) * 3
   a1 = int([(i + rank, i = 1, nx)], 1)
   a8 = [(int(i, 8) * 3000000000_8 + rank, i = 1, nx)]
   at1 = [-1_1, 1_1]
