@@ -12,7 +12,7 @@
 # or from the one apt would install.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev
+packages=(build-essential gfortran cmake pkg-config openmpi-bin libopenmpi-dev
           libpnetcdf-dev pnetcdf-bin netcdf-bin clang libhdf5-openmpi-dev
           libutf8proc-dev
           python3 python3-numpy python3-matplotlib)

@@ -50,7 +50,8 @@ echo "== static link through pkg-config --static"
 sflags=$(PKG_CONFIG_PATH=$pcdir "$pkgconfig" --cflags --libs --static ncpario)
 # shellcheck disable=SC2086
 "$mpicc" "$src/main.c" -I"$prefix/include" "$libdir/libncpario.a" \
-    $(echo "$sflags" | sed 's/-lncpario//') -o "$work/consumer_static"
+    $(echo "$sflags" | sed 's/-lncpario_fortran//; s/-lncpario//') \
+    -o "$work/consumer_static"
 "$work/consumer_static"
 
 echo "== CMake find_package consumer"

@@ -1,0 +1,726 @@
+#!/usr/bin/env python3
+"""gen_fortran.py -- writes ncpario's Fortran binding from the tables below.
+
+    gen_fortran.py OUTDIR
+
+writes into OUTDIR:
+  ncpf_c.f90       bind(C) interfaces to the ncmpi_* functions used
+  nfmpi_gen.f90    the nfmpi_* external functions (Fortran 77 API)
+  pnetcdf_mod.f90  module pnetcdf: NF_/NF90_ constants, interfaces of the
+                   nfmpi_* functions and the nf90mpi_* generics
+  pnetcdf.inc      the include file of the Fortran 77 API
+  ncpf_consts.f90  the same constants as a module, for the hand-written
+                   nf90mpi_* functions
+
+Every typed family (put/get/iput/iget/bput of var/var1/vara/vars/varm/varn,
+and the attributes) is one loop over TYPES, so adding a type or a form is one
+line.  Irregular functions (handle conversion, dimension id lists, strings
+returned by value) are written by hand in nfmpi_special.f90 and only
+declared here (SPECIAL).
+
+Fortran conventions applied on the way to C: ids and indices are 1-based
+(varid, dimid, start, index; NF_GLOBAL = 0 maps to NC_GLOBAL = -1),
+dimension-ordered arrays are reversed, names are blank-trimmed.
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# suffix, Fortran type of a buffer element, C suffix, C interop kind,
+# nf90 kind name (None: no nf90 generic).
+TYPES = [
+    ("text", "character(len=*)", "text", "character(kind=c_char)", None),
+    ("int1", "integer(kind=1)", "schar", "integer(kind=c_signed_char)",
+     "onebyteint"),
+    ("int2", "integer(kind=2)", "short", "integer(kind=c_short)",
+     "twobyteint"),
+    ("int", "integer", "int", "integer(kind=c_int)", "fourbyteint"),
+    ("real", "real", "float", "real(kind=c_float)", "fourbytereal"),
+    ("double", "double precision", "double", "real(kind=c_double)",
+     "eightbytereal"),
+    ("int8", "integer(kind=8)", "longlong", "integer(kind=c_long_long)",
+     "eightbyteint"),
+]
+
+# Coordinate arguments of each access form, in C order.
+FORMS = {
+    "var": [],
+    "var1": ["index"],
+    "vara": ["start", "count"],
+    "vars": ["start", "count", "stride"],
+    "varm": ["start", "count", "stride", "imap"],
+}
+# Each coordinate array: the 1-based shift subtracted on the way to C.
+COORD_SHIFT = {"index": 1, "start": 1, "count": 0, "stride": 0, "imap": 0}
+
+# op, Fortran suffix list, buffer intent, has request id
+OPS = [
+    ("put", ["", "_all"], "in", False),
+    ("get", ["", "_all"], "inout", False),
+    ("iput", [""], "in", True),
+    ("iget", [""], "inout", True),
+    ("bput", [""], "in", True),
+]
+
+# Simple functions: name, argument list "name:kind ...".  Kinds:
+#   i  integer in          v  varid in (1-based)     d  dimid in (1-based)
+#   io integer out         vo varid out (1-based)    do dimid out (1-based)
+#   o  MPI_Offset in       oo MPI_Offset out         s  name in (trimmed)
+#   so name out (blank-padded)
+SIMPLE = [
+    ("close", "ncid:i"),
+    ("enddef", "ncid:i"),
+    ("_enddef", "ncid:i h_minfree:o v_align:o v_minfree:o r_align:o"),
+    ("redef", "ncid:i"),
+    ("sync", "ncid:i"),
+    ("sync_numrecs", "ncid:i"),
+    ("flush", "ncid:i"),
+    ("abort", "ncid:i"),
+    ("begin_indep_data", "ncid:i"),
+    ("end_indep_data", "ncid:i"),
+    ("set_fill", "ncid:i fillmode:i old_mode:io"),
+    ("set_default_format", "format:i old_format:io"),
+    ("inq_default_format", "format:io"),
+    ("inq_format", "ncid:i format:io"),
+    ("inq_file_format", "path:s format:io"),
+    ("inq_striping", "ncid:i striping_size:io striping_count:io"),
+    ("inq_header_size", "ncid:i size:oo"),
+    ("inq_header_extent", "ncid:i extent:oo"),
+    ("inq_recsize", "ncid:i recsize:oo"),
+    ("inq_put_size", "ncid:i size:oo"),
+    ("inq_get_size", "ncid:i size:oo"),
+    ("inq_nreqs", "ncid:i nreqs:io"),
+    ("buffer_attach", "ncid:i bufsize:o"),
+    ("buffer_detach", "ncid:i"),
+    ("inq_buffer_usage", "ncid:i usage:oo"),
+    ("inq_buffer_size", "ncid:i buf_size:oo"),
+    ("def_dim", "ncid:i name:s len:o dimid:do"),
+    ("rename_dim", "ncid:i dimid:d name:s"),
+    ("rename_var", "ncid:i varid:v name:s"),
+    ("inq", "ncid:i ndims:io nvars:io ngatts:io unlimdimid:do"),
+    ("inq_ndims", "ncid:i ndims:io"),
+    ("inq_nvars", "ncid:i nvars:io"),
+    ("inq_natts", "ncid:i ngatts:io"),
+    ("inq_unlimdim", "ncid:i unlimdimid:do"),
+    ("inq_num_rec_vars", "ncid:i nvars:io"),
+    ("inq_num_fix_vars", "ncid:i nvars:io"),
+    ("inq_dimid", "ncid:i name:s dimid:do"),
+    ("inq_dim", "ncid:i dimid:d name:so len:oo"),
+    ("inq_dimname", "ncid:i dimid:d name:so"),
+    ("inq_dimlen", "ncid:i dimid:d len:oo"),
+    ("inq_varid", "ncid:i name:s varid:vo"),
+    ("inq_varname", "ncid:i varid:v name:so"),
+    ("inq_vartype", "ncid:i varid:v xtype:io"),
+    ("inq_varndims", "ncid:i varid:v ndims:io"),
+    ("inq_varnatts", "ncid:i varid:v natts:io"),
+    ("inq_varoffset", "ncid:i varid:v offset:oo"),
+    ("inq_att", "ncid:i varid:v name:s xtype:io len:oo"),
+    ("inq_attid", "ncid:i varid:v name:s attnum:vo"),
+    ("inq_atttype", "ncid:i varid:v name:s xtype:io"),
+    ("inq_attlen", "ncid:i varid:v name:s len:oo"),
+    ("inq_attname", "ncid:i varid:v attnum:v name:so"),
+    ("copy_att", "ncid_in:i varid_in:v name:s ncid_out:i varid_out:v"),
+    ("rename_att", "ncid:i varid:v curname:s newname:s"),
+    ("del_att", "ncid:i varid:v name:s"),
+    ("fill_var_rec", "ncid:i varid:v recno:o"),
+]
+
+# Written by hand in nfmpi_special.f90: declared in the module and the
+# include file only.  name -> Fortran result type.
+SPECIAL = {
+    "create": "integer", "open": "integer", "delete": "integer",
+    "inq_file_info": "integer", "get_file_info": "integer",
+    "inq_path": "integer",
+    "def_var": "integer", "inq_var": "integer", "inq_vardimid": "integer",
+    "def_var_fill": "integer", "inq_var_fill": "integer",
+    "wait": "integer", "wait_all": "integer", "cancel": "integer",
+    "issyserr": "logical",
+    "strerror": "character(len=80)", "strerrno": "character(len=80)",
+    "inq_libvers": "character(len=80)",
+}
+# The flexible forms (any buffer type, an MPI datatype) are hand-written
+# through the C shim too; their buffer has no one Fortran type, so the
+# module declares them external, without an interface.
+FLEX = []
+for _op, _sfx, _intent, _req in OPS:
+    for _form in list(FORMS) + ["varn"]:
+        for _s in _sfx:
+            FLEX.append("%s_%s%s" % (_op, _form, _s))
+FLEX += ["put_att", "get_att"]   # hand-written
+
+KINDS_F = {
+    "i": "integer, intent(in) :: {n}",
+    "v": "integer, intent(in) :: {n}",
+    "d": "integer, intent(in) :: {n}",
+    "io": "integer, intent(out) :: {n}",
+    "vo": "integer, intent(out) :: {n}",
+    "do": "integer, intent(out) :: {n}",
+    "o": "integer(kind=ncpf_ok), intent(in) :: {n}",
+    "oo": "integer(kind=ncpf_ok), intent(out) :: {n}",
+    "s": "character(len=*), intent(in) :: {n}",
+    "so": "character(len=*), intent(out) :: {n}",
+}
+KINDS_C = {
+    "i": "integer(kind=c_int), value :: {n}",
+    "v": "integer(kind=c_int), value :: {n}",
+    "d": "integer(kind=c_int), value :: {n}",
+    "io": "integer(kind=c_int) :: {n}",
+    "vo": "integer(kind=c_int) :: {n}",
+    "do": "integer(kind=c_int) :: {n}",
+    "o": "integer(kind=c_long_long), value :: {n}",
+    "oo": "integer(kind=c_long_long) :: {n}",
+    "s": "character(kind=c_char) :: {n}(*)",
+    "so": "character(kind=c_char) :: {n}(*)",
+}
+
+
+def parse_args(spec):
+    return [tuple(a.split(":")) for a in spec.split()]
+
+
+class Fn:
+    """One generated nfmpi_* function: its dummies, C call and body."""
+
+    def __init__(self, name, cname, fdecls, cdecls, dummies, cdummies,
+                 body):
+        self.name = name            # without the nfmpi_ prefix
+        self.cname = cname          # C function called
+        self.fdecls = fdecls        # Fortran dummy declarations
+        self.cdecls = cdecls        # bind(C) dummy declarations
+        self.dummies = dummies      # Fortran dummy names
+        self.cdummies = cdummies    # C dummy names
+        self.body = body            # executable statements
+
+
+def simple_fn(name, spec):
+    args = parse_args(spec)
+    fdecls, cdecls, locs, pre, post, actual = [], [], [], [], [], []
+    for n, k in args:
+        fdecls.append(KINDS_F[k].format(n=n))
+        cdecls.append(KINDS_C[k].format(n=n))
+        if k in ("v", "d"):
+            actual.append("%s - 1" % n)
+        elif k in ("vo", "do"):
+            locs.append("integer(kind=c_int) :: c_%s" % n)
+            actual.append("c_" + n)
+            post.append("if (err == 0) %s = c_%s + 1" % (n, n))
+        elif k == "s":
+            actual.append("ncpf_cstr(%s)" % n)
+        elif k == "so":
+            locs.append("character(kind=c_char) :: c_%s(NCPF_NAMELEN)" % n)
+            pre.append("c_%s(1) = c_null_char" % n)
+            actual.append("c_" + n)
+            post.append("if (err == 0) call ncpf_fstr(c_%s, %s)" % (n, n))
+        else:
+            actual.append(n)
+    body = locs + ["integer :: err"] + pre + [
+        "err = ncmpi_%s(%s)" % (name, ", ".join(actual))] + post + [
+        "nfmpi_%s = err" % name]
+    return Fn(name, "ncmpi_" + name, fdecls, cdecls, [a[0] for a in args],
+              [a[0] for a in args], body)
+
+
+def typed_access_fn(op, form, sfx, intent, req, t):
+    tsfx, ftype, csfx, ctype, _ = t
+    name = "%s_%s_%s%s" % (op, form, tsfx, sfx)
+    cname = "ncmpi_%s_%s_%s%s" % (op, form, csfx, sfx)
+    coords = FORMS[form]
+    scalar = form == "var1" and tsfx != "text"
+    fdecls = ["integer, intent(in) :: ncid, varid"]
+    cdecls = ["integer(kind=c_int), value :: ncid, varid"]
+    for c in coords:
+        fdecls.append("integer(kind=ncpf_ok), intent(in) :: %s(*)" % c)
+        cdecls.append("integer(kind=c_long_long) :: %s(*)" % c)
+    dim = "" if scalar or tsfx == "text" else "(*)"
+    fdecls.append("%s, intent(%s) :: buf%s" % (ftype, intent, dim))
+    cdecls.append("%s :: buf%s" % (ctype, "" if scalar else "(*)"))
+    dummies = ["ncid", "varid"] + coords + ["buf"]
+    if req:
+        fdecls.append("integer, intent(out) :: req")
+        cdecls.append("integer(kind=c_int) :: req")
+        dummies.append("req")
+    body = ["integer :: nd"] if coords else []
+    body += ["integer(kind=c_long_long), allocatable :: c_%s(:)" % c
+             for c in coords]
+    if coords:
+        body.append("nd = ncpf_ndims(ncid, varid)")
+    for c in coords:
+        body.append("call ncpf_rev(nd, %s, c_%s, %d_ncpf_ok)"
+                    % (c, c, COORD_SHIFT[c]))
+    actual = ["ncid", "varid - 1"] + ["c_" + c for c in coords] + ["buf"]
+    if req:
+        actual.append("req")
+    body.append("nfmpi_%s = %s(%s)" % (name, cname, ", ".join(actual)))
+    return Fn(name, cname, fdecls, cdecls, dummies, dummies, body)
+
+
+def typed_varn_fn(op, sfx, intent, req, t):
+    """varn: num subarrays, starts(ndims, num) and counts(ndims, num) in
+    Fortran order; C takes an array of pointers to reversed rows."""
+    tsfx, ftype, csfx, ctype, _ = t
+    name = "%s_varn_%s%s" % (op, tsfx, sfx)
+    cname = "ncmpi_%s_varn_%s%s" % (op, csfx, sfx)
+    dim = "" if tsfx == "text" else "(*)"
+    fdecls = ["integer, intent(in) :: ncid, varid, num",
+              "integer(kind=ncpf_ok), intent(in) :: starts(*), counts(*)",
+              "%s, intent(%s) :: buf%s" % (ftype, intent, dim)]
+    cdecls = ["integer(kind=c_int), value :: ncid, varid, num",
+              "type(c_ptr) :: starts(*), counts(*)",
+              "%s :: buf(*)" % ctype]
+    dummies = ["ncid", "varid", "num", "starts", "counts", "buf"]
+    if req:
+        fdecls.append("integer, intent(out) :: req")
+        cdecls.append("integer(kind=c_int) :: req")
+        dummies.append("req")
+    body = ["integer :: nd",
+            "integer(kind=c_long_long), allocatable, target :: c_s(:, :), "
+            "c_c(:, :)",
+            "type(c_ptr), allocatable :: p_s(:), p_c(:)",
+            "nd = ncpf_ndims(ncid, varid)",
+            "call ncpf_revn(nd, num, starts, c_s, p_s, 1_ncpf_ok)",
+            "call ncpf_revn(nd, num, counts, c_c, p_c, 0_ncpf_ok)"]
+    actual = ["ncid", "varid - 1", "num", "p_s", "p_c", "buf"]
+    if req:
+        actual.append("req")
+    body.append("nfmpi_%s = %s(%s)" % (name, cname, ", ".join(actual)))
+    return Fn(name, cname, fdecls, cdecls, dummies, dummies, body)
+
+
+def flex_varn_fn(op, sfx, req):
+    name = "%s_varn%s" % (op, sfx)
+    fd = ["integer, intent(in) :: ncid, varid, num",
+          "integer(kind=ncpf_ok), intent(in) :: starts(*), counts(*)",
+          "type(*) :: buf(*)", "integer(kind=ncpf_ok), intent(in) :: bufcount",
+          "integer, intent(in) :: buftype"]
+    dummies = ["ncid", "varid", "num", "starts", "counts", "buf", "bufcount",
+               "buftype"]
+    if req:
+        fd.append("integer, intent(out) :: req")
+        dummies.append("req")
+    body = ["integer :: nd", "integer(kind=c_int) :: c_req",
+            "integer(kind=c_long_long), allocatable, target :: c_s(:, :), "
+            "c_c(:, :)",
+            "type(c_ptr), allocatable :: p_s(:), p_c(:)",
+            "nd = ncpf_ndims(ncid, varid)",
+            "call ncpf_revn(nd, num, starts, c_s, p_s, 1_ncpf_ok)",
+            "call ncpf_revn(nd, num, counts, c_c, p_c, 0_ncpf_ok)",
+            "nfmpi_%s = ncpf_flexn(%d, %d, ncid, varid - 1, num, p_s, p_c, "
+            "buf, bufcount, buftype, c_req)"
+            % (name, FLEX_OP[op], 1 if sfx else 0)]
+    if req:
+        body.append("req = c_req")
+    return Fn(name, None, fd, [], dummies, dummies, body)
+
+
+def typed_att_fns(t):
+    tsfx, ftype, csfx, ctype, _ = t
+    out = []
+    text = tsfx == "text"
+    # put
+    fd = ["integer, intent(in) :: ncid, varid",
+          "character(len=*), intent(in) :: name"]
+    cd = ["integer(kind=c_int), value :: ncid, varid",
+          "character(kind=c_char) :: name(*)"]
+    dummies = ["ncid", "varid", "name"]
+    actual = ["ncid", "varid - 1", "ncpf_cstr(name)"]
+    if not text:
+        fd.append("integer, intent(in) :: xtype")
+        cd.append("integer(kind=c_int), value :: xtype")
+        dummies.append("xtype")
+        actual.append("xtype")
+    fd.append("integer(kind=ncpf_ok), intent(in) :: len")
+    cd.append("integer(kind=c_long_long), value :: len")
+    fd.append("%s, intent(in) :: buf%s" % (ftype, "" if text else "(*)"))
+    cd.append("%s :: buf(*)" % ctype)
+    dummies += ["len", "buf"]
+    actual += ["len", "buf"]
+    name = "put_att_" + tsfx
+    out.append(Fn(name, "ncmpi_put_att_" + csfx, fd, cd, dummies, dummies,
+                  ["nfmpi_%s = ncmpi_put_att_%s(%s)"
+                   % (name, csfx, ", ".join(actual))]))
+    # get
+    fd = ["integer, intent(in) :: ncid, varid",
+          "character(len=*), intent(in) :: name",
+          "%s, intent(out) :: buf%s" % (ftype, "" if text else "(*)")]
+    cd = ["integer(kind=c_int), value :: ncid, varid",
+          "character(kind=c_char) :: name(*)", "%s :: buf(*)" % ctype]
+    dummies = ["ncid", "varid", "name", "buf"]
+    name = "get_att_" + tsfx
+    body = ["nfmpi_%s = ncmpi_get_att_%s(ncid, varid - 1, ncpf_cstr(name), buf)"
+            % (name, csfx)]
+    out.append(Fn(name, "ncmpi_get_att_" + csfx, fd, cd, dummies, dummies,
+                  body))
+    return out
+
+
+FLEX_OP = {"put": 0, "get": 1, "iput": 2, "iget": 3, "bput": 4}
+FLEX_FORM = {"var": 0, "var1": 1, "vara": 2, "vars": 3, "varm": 4}
+
+
+def flex_fn(op, form, sfx, req):
+    """The flexible form: any buffer, an MPI datatype; through the C shim,
+    which turns the Fortran datatype handle into a C one."""
+    name = "%s_%s%s" % (op, form, sfx)
+    coords = FORMS[form]
+    fd = ["integer, intent(in) :: ncid, varid"]
+    fd += ["integer(kind=ncpf_ok), intent(in) :: %s(*)" % c for c in coords]
+    fd += ["type(*) :: buf(*)", "integer(kind=ncpf_ok), intent(in) :: bufcount",
+           "integer, intent(in) :: buftype"]
+    dummies = ["ncid", "varid"] + coords + ["buf", "bufcount", "buftype"]
+    if req:
+        fd.append("integer, intent(out) :: req")
+        dummies.append("req")
+    body = ["integer :: nd", "integer(kind=c_int) :: c_req",
+            "integer(kind=c_long_long), allocatable :: c_index(:), c_start(:)",
+            "integer(kind=c_long_long), allocatable :: c_count(:), c_stride(:)",
+            "integer(kind=c_long_long), allocatable :: c_imap(:)",
+            "nd = ncpf_ndims(ncid, varid)"]
+    for c in ["index", "start", "count", "stride", "imap"]:
+        if c in coords:
+            body.append("call ncpf_rev(nd, %s, c_%s, %d_ncpf_ok)"
+                        % (c, c, COORD_SHIFT[c]))
+        else:
+            body.append("allocate(c_%s(1))" % c)
+    first = "c_index" if form == "var1" else "c_start"
+    body.append("nfmpi_%s = ncpf_flex(%d, %d, %d, ncid, varid - 1, %s, "
+                "c_count, c_stride, c_imap, buf, bufcount, buftype, c_req)"
+                % (name, FLEX_OP[op], FLEX_FORM[form], 1 if sfx else 0, first))
+    if req:
+        body.append("req = c_req")
+    return Fn(name, None, fd, [], dummies, dummies, body)
+
+
+def all_fns():
+    fns = [simple_fn(n, s) for n, s in SIMPLE]
+    for t in TYPES:
+        for op, sfxs, intent, req in OPS:
+            for form in FORMS:
+                for sfx in sfxs:
+                    fns.append(typed_access_fn(op, form, sfx, intent, req, t))
+            for sfx in sfxs:
+                fns.append(typed_varn_fn(op, sfx, intent, req, t))
+        fns += typed_att_fns(t)
+    return fns
+
+
+def flex_fns():
+    fns = []
+    for op, sfxs, _, req in OPS:
+        for form in FORMS:
+            for sfx in sfxs:
+                fns.append(flex_fn(op, form, sfx, req))
+        for sfx in sfxs:
+            fns.append(flex_varn_fn(op, sfx, req))
+    return fns
+
+
+def wrap(line, indent):
+    """Free-form lines stay under 132 columns by continuing at commas."""
+    out, cur = [], " " * indent + line
+    while len(cur) > 100:
+        cut = cur.rfind(",", 0, 100) + 1
+        out.append(cur[:cut] + " &")
+        cur = " " * (indent + 4) + cur[cut:].lstrip()
+    out.append(cur)
+    return "\n".join(out)
+
+
+def c_interfaces(fns):
+    o = ["! Generated by fortran/gen_fortran.py; do not edit.",
+         "module ncpf_c",
+         "  use iso_c_binding",
+         "  implicit none",
+         "  interface"]
+    seen = set()
+    for f in fns:
+        if f.cname is None or f.cname in seen:
+            continue
+        seen.add(f.cname)
+        o.append(wrap("integer(kind=c_int) function %s(%s) bind(C, name='%s')"
+                      % (f.cname, ", ".join(f.cdummies), f.cname), 4))
+        o.append("      import")
+        o += [wrap(d, 6) for d in f.cdecls]
+        o.append("    end function")
+    o += ["  end interface", "end module ncpf_c", ""]
+    return "\n".join(o)
+
+
+def implementations(fns):
+    o = ["! Generated by fortran/gen_fortran.py; do not edit."]
+    for f in fns:
+        o.append(wrap("integer function nfmpi_%s(%s)"
+                      % (f.name, ", ".join(f.dummies)), 0))
+        o += ["  use ncpf_c", "  use ncpf_util", "  implicit none"]
+        o += [wrap(d, 2) for d in f.fdecls]
+        o += [wrap(b, 2) for b in f.body]
+        o.append("end function nfmpi_%s" % f.name)
+        o.append("")
+    return "\n".join(o)
+
+
+def read_constants():
+    consts = []
+    with open(os.path.join(HERE, "nf_constants.txt")) as fh:
+        for line in fh:
+            if line.strip() and not line.startswith("#"):
+                name, typ, val = line.split()
+                consts.append((name, typ, val))
+    return consts
+
+
+def f_const(typ, val):
+    ftyp = {"integer": "integer", "integer*8": "integer(kind=8)",
+            "real": "real", "doubleprecision": "double precision"}[typ]
+    if typ == "doubleprecision":
+        val = val.replace("e", "d")
+    return ftyp, val
+
+
+def constants_f90(consts, nf90):
+    o = []
+    for name, typ, val in consts:
+        ftyp, v = f_const(typ, val)
+        o.append("  %s, parameter :: %s = %s" % (ftyp, name.lower(), v))
+        if nf90 and name.startswith("NF_"):
+            o.append("  %s, parameter :: nf90_%s = %s"
+                     % (ftyp, name[3:].lower(), v))
+        if nf90 and name.startswith("NFMPI_"):
+            o.append("  %s, parameter :: nf90mpi_%s = %s"
+                     % (ftyp, name[6:].lower(), v))
+    return o
+
+
+def include_file(fns, consts):
+    o = ["! pnetcdf.inc -- ncpario's Fortran 77 API (PnetCDF-compatible).",
+         "! Generated by fortran/gen_fortran.py; do not edit.",
+         "! Sizes, offsets and coordinates are",
+         "! integer(kind=MPI_OFFSET_KIND): include mpif.h first.", ""]
+    for name, typ, val in consts:
+        ftyp, v = f_const(typ, val)
+        o.append("      %s %s" % (ftyp, name.lower()))
+        o.append("      parameter (%s = %s)" % (name.lower(), v))
+    o.append("")
+    names = [(f.name, "integer") for f in fns]
+    names += sorted(SPECIAL.items()) + [(n, "integer") for n in FLEX]
+    for n, typ in names:
+        o.append("      %s nfmpi_%s" % (typ.replace("(len=80)", "*80"), n))
+        o.append("      external nfmpi_%s" % n)
+    return "\n".join(o) + "\n"
+
+
+def nf90_rank_decl(rank):
+    return "" if rank == 0 else "(" + ",".join([":"] * rank) + ")"
+
+
+def nf90_generics():
+    """nf90mpi_{put,get}_var[_all] and iput/iget/bput_var for ranks 0..7
+    of every numeric kind; each picks var1, vara, vars or varm by the
+    optional arguments given and reaches the typed nfmpi_* function."""
+    procs, bodies = {}, []
+    kinds = [t for t in TYPES if t[4]]
+    plan = [("put", "", "in"), ("put", "_all", "in"),
+            ("get", "", "inout"), ("get", "_all", "inout"),
+            ("iput", "", "in"), ("iget", "", "inout"), ("bput", "", "in")]
+    for op, sfx, intent in plan:
+        generic = "nf90mpi_%s_var%s" % (op, sfx)
+        req = op in ("iput", "iget", "bput")
+        for t in kinds:
+            tsfx, ftype, _, _, kname = t
+            for rank in range(8):
+                pname = "nf90mpi_%s_var_%dd_%s%s" % (op, rank, kname, sfx)
+                procs.setdefault(generic, []).append(pname)
+                args = "ncid, varid, values%s, start, count, stride, map" % (
+                    ", req" if req else "")
+                if rank == 0:
+                    args = "ncid, varid, values%s, start" % (
+                        ", req" if req else "")
+                b = ["function %s(%s) result(status)" % (pname, args),
+                     "  integer, intent(in) :: ncid, varid",
+                     "  %s, intent(%s) :: values%s" % (
+                         ftype, intent, nf90_rank_decl(rank))]
+                if req:
+                    b.append("  integer, intent(out) :: req")
+                b.append("  integer(kind=ncpf_ok), intent(in), optional :: "
+                         + ("start(:)" if rank == 0 else
+                            "start(:), count(:), stride(:), map(:)"))
+                b += ["  integer :: status",
+                      "  integer(kind=ncpf_ok), allocatable :: s(:), c(:), "
+                      "st(:), m(:)",
+                      "  integer :: form"]
+                rq = ", req" if req else ""
+                shape = "[integer(kind=ncpf_ok) ::]" if rank == 0 else \
+                    "int(shape(values), ncpf_ok)"
+                if rank == 0:
+                    b.append("  status = nf90mpi_coords(ncid, varid, %s, "
+                             "form, s, c, st, m, start)" % shape)
+                else:
+                    b.append("  status = nf90mpi_coords(ncid, varid, %s, "
+                             "form, s, c, st, m, start, count, stride, map)"
+                             % shape)
+                b.append("  if (status /= nf_noerr) return")
+                fam = "%s_%%s_%s%s" % (op, tsfx, sfx)
+                b.append("  select case (form)")
+                if rank == 0:
+                    b.append("  case default")
+                    b.append("    status = nfmpi_%s(ncid, varid, s, values%s)"
+                             % (fam % "var1", rq))
+                else:
+                    b.append("  case (1)")
+                    b.append("    status = nfmpi_%s(ncid, varid, s, c, values%s)"
+                             % (fam % "vara", rq))
+                    b.append("  case (2)")
+                    b.append("    status = nfmpi_%s(ncid, varid, s, c, st, "
+                             "values%s)" % (fam % "vars", rq))
+                    b.append("  case default")
+                    b.append("    status = nfmpi_%s(ncid, varid, s, c, st, m, "
+                             "values%s)" % (fam % "varm", rq))
+                b.append("  end select")
+                b.append("end function %s" % pname)
+                bodies.append("\n".join(b))
+    # Attributes: arrays (rank 1) and scalars of every kind, and text.
+    for op in ("put", "get"):
+        generic = "nf90mpi_%s_att" % op
+        for t in TYPES:
+            tsfx, ftype, _, _, kname = t
+            variants = [("text", "")] if tsfx == "text" else \
+                [(kname, "(:)"), ("one_" + kname, "")]
+            for vname, dims in variants:
+                pname = "nf90mpi_%s_att_%s" % (op, vname)
+                procs.setdefault(generic, []).append(pname)
+                intent = "in" if op == "put" else "out"
+                b = ["function %s(ncid, varid, name, values) result(status)"
+                     % pname,
+                     "  integer, intent(in) :: ncid, varid",
+                     "  character(len=*), intent(in) :: name",
+                     "  %s, intent(%s) :: values%s" % (ftype, intent, dims),
+                     "  integer :: status"]
+                if op == "put" and tsfx == "text":
+                    b.append("  status = nfmpi_put_att_text(ncid, varid, name, "
+                             "int(len(values), ncpf_ok), values)")
+                elif op == "put":
+                    n = "int(size(values), ncpf_ok)" if dims else "1_ncpf_ok"
+                    v = "values" if dims else "[values]"
+                    b.append("  status = nfmpi_put_att_%s(ncid, varid, name, "
+                             "nf_%s, %s, %s)" % (tsfx, NF90_ATT_XTYPE[tsfx],
+                                                 n, v))
+                elif tsfx == "text":
+                    # Blank-padded past the attribute's length.
+                    b.append("  values = ' '")
+                    b.append("  status = nfmpi_get_att_text(ncid, varid, name, "
+                             "values)")
+                elif dims:
+                    b.append("  status = nfmpi_get_att_%s(ncid, varid, name, "
+                             "values)" % tsfx)
+                else:
+                    b.append("  %s :: tmp(1)" % ftype)
+                    b.append("  status = nfmpi_get_att_%s(ncid, varid, name, "
+                             "tmp)" % tsfx)
+                    b.append("  if (status == nf_noerr) values = tmp(1)")
+                b.append("end function %s" % pname)
+                bodies.append("\n".join(b))
+    return procs, bodies
+
+
+# nf90mpi_* functions with the arguments of the nfmpi_* function of the
+# same name in SIMPLE: generated as plain forwarders in module pnetcdf.
+NF90_SAME = [
+    "abort", "buffer_attach", "buffer_detach", "copy_att", "del_att",
+    "fill_var_rec", "flush", "inq_attname", "inq_buffer_size",
+    "inq_buffer_usage", "inq_default_format", "inq_get_size",
+    "inq_header_extent", "inq_header_size", "inq_nreqs", "inq_num_fix_vars",
+    "inq_num_rec_vars", "inq_put_size", "inq_recsize", "inq_striping",
+    "inq_varoffset", "rename_att", "rename_dim", "rename_var",
+    "set_default_format", "set_fill", "sync_numrecs",
+]
+
+
+def nf90_same():
+    bodies = []
+    spec = dict(SIMPLE)
+    for name in NF90_SAME:
+        args = parse_args(spec[name])
+        b = ["integer function nf90mpi_%s(%s)"
+             % (name, ", ".join(a[0] for a in args))]
+        b += ["  " + KINDS_F[k].format(n=n) for n, k in args]
+        b.append("  nf90mpi_%s = nfmpi_%s(%s)"
+                 % (name, name, ", ".join(a[0] for a in args)))
+        b.append("end function nf90mpi_%s" % name)
+        bodies.append("\n".join(b))
+    return bodies
+
+
+NF90_ATT_XTYPE = {"int1": "byte", "int2": "short", "int": "int",
+                  "real": "float", "double": "double", "int8": "int64"}
+
+
+def module_file(fns, consts):
+    procs, bodies = nf90_generics()
+    o = ["! Generated by fortran/gen_fortran.py; do not edit.",
+         "module pnetcdf",
+         "  use mpi, only: ncpf_ok => MPI_OFFSET_KIND",
+         "  use ncpf_nf90, only: nf90mpi_create, nf90mpi_open, "
+         "nf90mpi_close, &",
+         "      nf90mpi_enddef, nf90mpi_redef, nf90mpi_def_dim, "
+         "nf90mpi_def_var, &",
+         "      nf90mpi_inquire, nf90mpi_inquire_dimension, "
+         "nf90mpi_inquire_variable, &",
+         "      nf90mpi_inq_varid, nf90mpi_inq_dimid, nf90mpi_strerror, "
+         "nf90mpi_sync, &",
+         "      nf90mpi_begin_indep_data, nf90mpi_end_indep_data, "
+         "nf90mpi_wait_all, &",
+         "      nf90mpi_wait, nf90mpi_inq_libvers, nf90mpi_coords, "
+         "nf90mpi_cancel, &",
+         "      nf90mpi_delete, nf90mpi_get_file_info, nf90mpi_inq_file_info, "
+         "&",
+         "      nf90mpi_inq_path, nf90mpi_strerrno, nf90mpi_issyserr, "
+         "nf90mpi_inquire_attribute",
+         "  implicit none",
+         "  private :: ncpf_ok, nf90mpi_coords"]
+    o += constants_f90(consts, True)
+    o.append("  interface")
+    for f in fns:
+        o.append(wrap("integer function nfmpi_%s(%s)"
+                      % (f.name, ", ".join(f.dummies)), 4))
+        o.append("      import :: ncpf_ok")
+        o += [wrap(d, 6) for d in f.fdecls]
+        o.append("    end function")
+    o.append("  end interface")
+    for n, typ in sorted(SPECIAL.items()):
+        o.append("  %s, external :: nfmpi_%s" % (typ, n))
+    for n in FLEX:
+        o.append("  integer, external :: nfmpi_%s" % n)
+    for g, plist in procs.items():
+        o.append("  interface %s" % g)
+        for p in plist:
+            o.append("    module procedure %s" % p)
+        o.append("  end interface")
+    o.append("contains")
+    o += bodies
+    o += nf90_same()
+    o.append("end module pnetcdf")
+    return "\n".join(o) + "\n"
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    fns = all_fns()
+    consts = read_constants()
+    files = {
+        "ncpf_c.f90": c_interfaces(fns),
+        "nfmpi_gen.f90": implementations(fns + flex_fns()),
+        "pnetcdf_mod.f90": module_file(fns, consts),
+        "pnetcdf.inc": include_file(fns, consts),
+        "ncpf_consts.f90": "\n".join(
+            ["! Generated by fortran/gen_fortran.py; do not edit.",
+             "module ncpf_consts", "  implicit none"] +
+            constants_f90(consts, True) + ["end module ncpf_consts", ""]),
+    }
+    for name, text in files.items():
+        with open(os.path.join(out, name), "w") as fh:
+            fh.write(text)
+
+
+if __name__ == "__main__":
+    main()

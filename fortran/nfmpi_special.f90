@@ -1,0 +1,329 @@
+! nfmpi_special.f90 -- the nfmpi_* functions that fit no generated family:
+! MPI handles, dimension id lists, strings returned by value.
+
+module ncpf_special_c
+  use iso_c_binding
+  implicit none
+  interface
+    integer(kind=c_int) function ncpf_create(comm, path, cmode, info, ncid) &
+        bind(C, name='ncpf_create')
+      import
+      integer(kind=c_int), value :: comm, cmode, info
+      character(kind=c_char) :: path(*)
+      integer(kind=c_int) :: ncid
+    end function
+    integer(kind=c_int) function ncpf_open(comm, path, omode, info, ncid) &
+        bind(C, name='ncpf_open')
+      import
+      integer(kind=c_int), value :: comm, omode, info
+      character(kind=c_char) :: path(*)
+      integer(kind=c_int) :: ncid
+    end function
+    integer(kind=c_int) function ncpf_delete(path, info) &
+        bind(C, name='ncpf_delete')
+      import
+      character(kind=c_char) :: path(*)
+      integer(kind=c_int), value :: info
+    end function
+    integer(kind=c_int) function ncpf_file_info(ncid, get, info) &
+        bind(C, name='ncpf_file_info')
+      import
+      integer(kind=c_int), value :: ncid, get
+      integer(kind=c_int) :: info
+    end function
+    integer(kind=c_int) function ncpf_inq_path(ncid, pathlen, path, buflen) &
+        bind(C, name='ncpf_inq_path')
+      import
+      integer(kind=c_int), value :: ncid, buflen
+      integer(kind=c_int) :: pathlen
+      character(kind=c_char) :: path(*)
+    end function
+    integer(kind=c_int) function ncmpi_def_var(ncid, name, xtype, ndims, &
+        dimids, varid) bind(C, name='ncmpi_def_var')
+      import
+      integer(kind=c_int), value :: ncid, xtype, ndims
+      character(kind=c_char) :: name(*)
+      integer(kind=c_int) :: dimids(*), varid
+    end function
+    integer(kind=c_int) function ncmpi_inq_vardimid(ncid, varid, dimids) &
+        bind(C, name='ncmpi_inq_vardimid')
+      import
+      integer(kind=c_int), value :: ncid, varid
+      integer(kind=c_int) :: dimids(*)
+    end function
+    integer(kind=c_int) function ncmpi_def_var_fill(ncid, varid, no_fill, &
+        fill) bind(C, name='ncmpi_def_var_fill')
+      import
+      integer(kind=c_int), value :: ncid, varid, no_fill
+      type(*) :: fill(*)
+    end function
+    integer(kind=c_int) function ncmpi_inq_var_fill(ncid, varid, no_fill, &
+        fill) bind(C, name='ncmpi_inq_var_fill')
+      import
+      integer(kind=c_int), value :: ncid, varid
+      integer(kind=c_int) :: no_fill
+      type(*) :: fill(*)
+    end function
+    integer(kind=c_int) function ncmpi_put_att(ncid, varid, name, xtype, &
+        nelems, buf) bind(C, name='ncmpi_put_att')
+      import
+      integer(kind=c_int), value :: ncid, varid, xtype
+      character(kind=c_char) :: name(*)
+      integer(kind=c_long_long), value :: nelems
+      type(*) :: buf(*)
+    end function
+    integer(kind=c_int) function ncmpi_get_att(ncid, varid, name, buf) &
+        bind(C, name='ncmpi_get_att')
+      import
+      integer(kind=c_int), value :: ncid, varid
+      character(kind=c_char) :: name(*)
+      type(*) :: buf(*)
+    end function
+    integer(kind=c_int) function ncmpi_wait(ncid, num, reqs, statuses) &
+        bind(C, name='ncmpi_wait')
+      import
+      integer(kind=c_int), value :: ncid, num
+      integer(kind=c_int) :: reqs(*), statuses(*)
+    end function
+    integer(kind=c_int) function ncmpi_wait_all(ncid, num, reqs, statuses) &
+        bind(C, name='ncmpi_wait_all')
+      import
+      integer(kind=c_int), value :: ncid, num
+      integer(kind=c_int) :: reqs(*), statuses(*)
+    end function
+    integer(kind=c_int) function ncmpi_cancel(ncid, num, reqs, statuses) &
+        bind(C, name='ncmpi_cancel')
+      import
+      integer(kind=c_int), value :: ncid, num
+      integer(kind=c_int) :: reqs(*), statuses(*)
+    end function
+    type(c_ptr) function ncmpi_strerror(err) bind(C, name='ncmpi_strerror')
+      import
+      integer(kind=c_int), value :: err
+    end function
+    type(c_ptr) function ncpf_strerrno(err) bind(C, name='ncpf_strerrno')
+      import
+      integer(kind=c_int), value :: err
+    end function
+    type(c_ptr) function ncmpi_inq_libvers() bind(C, name='ncmpi_inq_libvers')
+      import
+    end function
+  end interface
+contains
+  ! A C string returned by pointer into an 80-character Fortran string.
+  function ncpf_str80(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(len=80) :: s
+    character(kind=c_char), pointer :: c(:)
+    integer :: i
+    s = ' '
+    if (.not. c_associated(p)) return
+    call c_f_pointer(p, c, [80])
+    do i = 1, 80
+      if (c(i) == c_null_char) exit
+      s(i:i) = c(i)
+    end do
+  end function
+end module ncpf_special_c
+
+integer function nfmpi_create(mpi_comm, path, cmode, mpi_info, ncid)
+  use ncpf_special_c
+  use ncpf_util
+  implicit none
+  integer, intent(in) :: mpi_comm, cmode, mpi_info
+  character(len=*), intent(in) :: path
+  integer, intent(out) :: ncid
+  nfmpi_create = ncpf_create(mpi_comm, ncpf_cstr(path), cmode, mpi_info, ncid)
+end function
+
+integer function nfmpi_open(mpi_comm, path, omode, mpi_info, ncid)
+  use ncpf_special_c
+  use ncpf_util
+  implicit none
+  integer, intent(in) :: mpi_comm, omode, mpi_info
+  character(len=*), intent(in) :: path
+  integer, intent(out) :: ncid
+  nfmpi_open = ncpf_open(mpi_comm, ncpf_cstr(path), omode, mpi_info, ncid)
+end function
+
+integer function nfmpi_delete(path, mpi_info)
+  use ncpf_special_c
+  use ncpf_util
+  implicit none
+  character(len=*), intent(in) :: path
+  integer, intent(in) :: mpi_info
+  nfmpi_delete = ncpf_delete(ncpf_cstr(path), mpi_info)
+end function
+
+integer function nfmpi_inq_file_info(ncid, mpi_info)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: ncid
+  integer, intent(out) :: mpi_info
+  nfmpi_inq_file_info = ncpf_file_info(ncid, 0, mpi_info)
+end function
+
+integer function nfmpi_get_file_info(ncid, mpi_info)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: ncid
+  integer, intent(out) :: mpi_info
+  nfmpi_get_file_info = ncpf_file_info(ncid, 1, mpi_info)
+end function
+
+integer function nfmpi_inq_path(ncid, pathlen, path)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: ncid
+  integer, intent(out) :: pathlen
+  character(len=*), intent(out) :: path
+  nfmpi_inq_path = ncpf_inq_path(ncid, pathlen, path, len(path))
+end function
+
+integer function nfmpi_def_var(ncid, name, xtype, ndims, dimids, varid)
+  use ncpf_special_c
+  use ncpf_util
+  implicit none
+  integer, intent(in) :: ncid, xtype, ndims
+  character(len=*), intent(in) :: name
+  integer, intent(in) :: dimids(*)
+  integer, intent(out) :: varid
+  integer(kind=c_int), allocatable :: c(:)
+  integer :: i, err
+  allocate(c(max(ndims, 1)))
+  c = 0
+  do i = 1, ndims
+    c(i) = dimids(ndims + 1 - i) - 1
+  end do
+  err = ncmpi_def_var(ncid, ncpf_cstr(name), xtype, ndims, c, varid)
+  if (err == 0) varid = varid + 1
+  nfmpi_def_var = err
+end function
+
+integer function nfmpi_inq_vardimid(ncid, varid, dimids)
+  use ncpf_special_c
+  use ncpf_util
+  implicit none
+  integer, intent(in) :: ncid, varid
+  integer, intent(out) :: dimids(*)
+  integer(kind=c_int), allocatable :: c(:)
+  integer :: i, nd, err
+  nd = ncpf_ndims(ncid, varid)
+  allocate(c(max(nd, 1)))
+  err = ncmpi_inq_vardimid(ncid, varid - 1, c)
+  if (err == 0) then
+    do i = 1, nd
+      dimids(i) = c(nd + 1 - i) + 1
+    end do
+  end if
+  nfmpi_inq_vardimid = err
+end function
+
+integer function nfmpi_inq_var(ncid, varid, name, xtype, ndims, dimids, natts)
+  implicit none
+  integer, intent(in) :: ncid, varid
+  character(len=*), intent(out) :: name
+  integer, intent(out) :: xtype, ndims, dimids(*), natts
+  integer, external :: nfmpi_inq_varname, nfmpi_inq_vartype
+  integer, external :: nfmpi_inq_varndims, nfmpi_inq_vardimid
+  integer, external :: nfmpi_inq_varnatts
+  integer :: err
+  err = nfmpi_inq_varname(ncid, varid, name)
+  if (err == 0) err = nfmpi_inq_vartype(ncid, varid, xtype)
+  if (err == 0) err = nfmpi_inq_varndims(ncid, varid, ndims)
+  if (err == 0) err = nfmpi_inq_vardimid(ncid, varid, dimids)
+  if (err == 0) err = nfmpi_inq_varnatts(ncid, varid, natts)
+  nfmpi_inq_var = err
+end function
+
+integer function nfmpi_def_var_fill(ncid, varid, no_fill, fill_value)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: ncid, varid, no_fill
+  type(*) :: fill_value(*)
+  nfmpi_def_var_fill = ncmpi_def_var_fill(ncid, varid - 1, no_fill, fill_value)
+end function
+
+integer function nfmpi_inq_var_fill(ncid, varid, no_fill, fill_value)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: ncid, varid
+  integer, intent(out) :: no_fill
+  type(*) :: fill_value(*)
+  nfmpi_inq_var_fill = ncmpi_inq_var_fill(ncid, varid - 1, no_fill, fill_value)
+end function
+
+integer function nfmpi_put_att(ncid, varid, name, xtype, nelems, buf)
+  use ncpf_special_c
+  use ncpf_util
+  implicit none
+  integer, intent(in) :: ncid, varid, xtype
+  character(len=*), intent(in) :: name
+  integer(kind=ncpf_ok), intent(in) :: nelems
+  type(*) :: buf(*)
+  nfmpi_put_att = ncmpi_put_att(ncid, varid - 1, ncpf_cstr(name), xtype, &
+                                nelems, buf)
+end function
+
+integer function nfmpi_get_att(ncid, varid, name, buf)
+  use ncpf_special_c
+  use ncpf_util
+  implicit none
+  integer, intent(in) :: ncid, varid
+  character(len=*), intent(in) :: name
+  type(*) :: buf(*)
+  nfmpi_get_att = ncmpi_get_att(ncid, varid - 1, ncpf_cstr(name), buf)
+end function
+
+integer function nfmpi_wait(ncid, num, reqs, statuses)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: ncid, num
+  integer, intent(inout) :: reqs(*)
+  integer, intent(out) :: statuses(*)
+  nfmpi_wait = ncmpi_wait(ncid, num, reqs, statuses)
+end function
+
+integer function nfmpi_wait_all(ncid, num, reqs, statuses)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: ncid, num
+  integer, intent(inout) :: reqs(*)
+  integer, intent(out) :: statuses(*)
+  nfmpi_wait_all = ncmpi_wait_all(ncid, num, reqs, statuses)
+end function
+
+integer function nfmpi_cancel(ncid, num, reqs, statuses)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: ncid, num
+  integer, intent(inout) :: reqs(*)
+  integer, intent(out) :: statuses(*)
+  nfmpi_cancel = ncmpi_cancel(ncid, num, reqs, statuses)
+end function
+
+logical function nfmpi_issyserr(err)
+  implicit none
+  integer, intent(in) :: err
+  nfmpi_issyserr = err > 0
+end function
+
+character(len=80) function nfmpi_strerror(err)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: err
+  nfmpi_strerror = ncpf_str80(ncmpi_strerror(err))
+end function
+
+character(len=80) function nfmpi_strerrno(err)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: err
+  nfmpi_strerrno = ncpf_str80(ncpf_strerrno(err))
+end function
+
+character(len=80) function nfmpi_inq_libvers()
+  use ncpf_special_c
+  implicit none
+  nfmpi_inq_libvers = ncpf_str80(ncmpi_inq_libvers())
+end function
