@@ -88,6 +88,12 @@ int ncp_req_build_vard(const ncp_header *h, const ncp_var *v,
             if (e->off[i] + e->len[i] > end) end = e->off[i] + e->len[i];
         r->end_rec = (end + h->recsize - 1) / h->recsize;
     }
+    /* CDF-1/2 hold numrecs in 32 bits, as for the other puts. */
+    if (a->is_put && v->is_record && h->format != NCP_CDF5 &&
+        r->end_rec > INT32_MAX) {
+        ncp_req_free(r);
+        return NC_EINTOVERFLOW;
+    }
     r->nelems = empty ? 0 : e->nbytes / ncp_xtype_size(v->xtype);
     return NC_NOERR;
 }

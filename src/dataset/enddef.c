@@ -301,11 +301,14 @@ int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced)
     err = ncp_agree(ds->comm, err);
     if (err != NC_NOERR) return err;
     consistency = check_consistency(ds);
-    if (consistency != NC_NOERR && consistency < NC_EMULTIDEFINE_FIRST)
-        return consistency; /* not a mismatch: a real failure */
+    /* A mismatch has adopted rank 0's definitions and goes on; any other
+       failure stops here. */
+    if (consistency != NC_NOERR && (consistency > NC_EMULTIDEFINE_FIRST ||
+                                    consistency < NC_EMULTIDEFINE_LAST))
+        return consistency;
     if (ds->on_disk) err = move_data(ds);
     if (err == NC_NOERR) err = ncp_header_write(ds);
-    if (err == NC_NOERR) ds->flags &= ~NCP_F_CREATED; /* abort keeps it now */
+    if (err == NC_NOERR) ds->flags &= ~NCP_F_CREATED; /* past enddef: abort keeps the file */
     if (err == NC_NOERR)
         err = ncp_fill_new_vars(ds, first_new_var);
     if (err == NC_NOERR) MPI_Barrier(ds->comm);

@@ -43,6 +43,7 @@ static int format_of_cmode(int cmode)
 static void dataset_free(ncp_dataset *ds)
 {
     if (!ds) return;
+    ncp_dataset_remove(ds);
     ncp_queue_discard(ds);
     ncp_header_free(&ds->hdr);
     if (ds->on_disk) {
@@ -109,6 +110,7 @@ int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
     if (err != NC_NOERR) goto done;
+    MPI_Bcast(&ds->hints.safe_mode, 1, MPI_INT, 0, ds->comm);
     mode_err = ncp_safe_agree(ds, mode_err);
     err = ncp_io_open(&ds->file, ds->comm, path, 1, !(cmode & NC_NOCLOBBER),
                       1, mpi_info);
@@ -148,6 +150,7 @@ int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
     if (err != NC_NOERR) goto done;
+    MPI_Bcast(&ds->hints.safe_mode, 1, MPI_INT, 0, ds->comm);
     mode_err = ncp_safe_agree(ds, mode_err);
     err = ncp_io_open(&ds->file, ds->comm, path, 0, 0,
                       (omode & NC_WRITE) != 0, mpi_info);
@@ -200,7 +203,6 @@ int ncmpi_close(int ncid)
     ds->prof.time_close = MPI_Wtime() - t0;
     ncp_profile_report(ds, path);
     free(path);
-    ncp_dataset_remove(ds);
     dataset_free(ds);
     return err;
 }

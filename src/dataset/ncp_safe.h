@@ -20,7 +20,6 @@
 #include <mpi.h>
 
 struct ncp_dataset;
-struct ncp_op;
 
 /* Whether safe mode is on for the dataset. */
 int ncp_safe_on(const struct ncp_dataset *ds);
@@ -45,14 +44,5 @@ int ncp_safe_att_name(struct ncp_dataset *ds, int local, int varid,
 int ncp_safe_set_fill(struct ncp_dataset *ds, int fillmode);
 int ncp_safe_def_var_fill(struct ncp_dataset *ds, int varid, int no_fill,
                           const void *fill_value);
-
-/*
- * A collective data call's error, agreed: when any rank's request was bad,
- * every rank frees its ops (ops[0..*n), *n becomes 0), so no rank moves
- * data, and every rank returns the lowest code.  Outside safe mode only the bad rank
- * reports its error and the others move their data, as in PnetCDF.
- */
-int ncp_safe_data(struct ncp_dataset *ds, int local, struct ncp_op *ops,
-                  int *n);
 
 #endif

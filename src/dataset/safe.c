@@ -196,18 +196,14 @@ int ncp_safe_def_var_fill(ncp_dataset *ds, int varid, int no_fill,
                           const void *fill_value)
 {
     int has_value = fill_value != NULL, on = no_fill != 0;
-    safe_field f[3] = {{&varid, sizeof varid, NC_EMULTIDEFINE_FNC_ARGS},
+    int64_t vsize = 0;
+    if (!no_fill && fill_value && varid >= 0 && varid < ds->hdr.nvars)
+        vsize = ncp_xtype_size(ds->hdr.vars[varid].xtype);
+    safe_field f[4] = {{&varid, sizeof varid, NC_EMULTIDEFINE_FNC_ARGS},
                        {&on, sizeof on, NC_EMULTIDEFINE_FNC_ARGS},
                        {&has_value, sizeof has_value,
-                        NC_EMULTIDEFINE_FNC_ARGS}};
-    return check_fields(ds, NC_NOERR, f, 3);
-}
-
-int ncp_safe_data(ncp_dataset *ds, int local, ncp_op *ops, int *n)
-{
-    int err = ncp_safe_agree(ds, local), k;
-    if (err == NC_NOERR) return err;
-    for (k = 0; k < *n; k++) ncp_op_free(ds, &ops[k]);
-    *n = 0;
-    return err;
+                        NC_EMULTIDEFINE_FNC_ARGS},
+                       {vsize ? fill_value : NULL, vsize,
+                        NC_EMULTIDEFINE_VAR_FILL_VALUE}};
+    return check_fields(ds, NC_NOERR, f, 4);
 }

@@ -77,8 +77,11 @@ int ncp_data_post(const ncp_data_args *a, int is_bput, int *reqid)
         /* As PnetCDF: a put's out-of-range values are reported now, and
            the request, fill values in their place, stays posted; its
            status at the wait is clean. */
-        for (k = 0; k < n; k++)
-            if (ops[k].status == NC_ERANGE) ops[k].status = NC_NOERR, range = 1;
+        for (k = 0; k < n; k++) {
+            if (ops[k].status != NC_ERANGE) continue;
+            ops[k].status = NC_NOERR;
+            range = 1;
+        }
         if (nelems == 0) { /* nothing to move: no request at all */
             for (k = 0; k < n; k++) ncp_op_free(ds, &ops[k]);
             range = 0;
@@ -132,6 +135,18 @@ static int flush_array(ncp_dataset *ds, ncp_op *ops, int n, int collective,
     return err != NC_NOERR ? err : ioerr;
 }
 
+/* In safe mode a collective data call agrees on its error first: when
+ * any rank's request is bad, every rank returns the lowest code and no
+ * rank moves data. */
+static int safe_mode_agree(ncp_dataset *ds, int local, ncp_op *ops, int *n)
+{
+    int err = ncp_safe_agree(ds, local), k;
+    if (err == NC_NOERR) return err;
+    for (k = 0; k < *n; k++) ncp_op_free(ds, &ops[k]);
+    *n = 0;
+    return err;
+}
+
 int ncp_data_access(const ncp_data_args *a)
 {
     ncp_dataset *ds;
@@ -145,7 +160,7 @@ int ncp_data_access(const ncp_data_args *a)
     if (err == NC_EINDEFINE || err == NC_EINDEP || err == NC_ENOTINDEP ||
         err == NC_EPERM || (err != NC_NOERR && !a->collective))
         return err;
-    if (a->collective) err = ncp_safe_data(ds, err, ops, &n);
+    if (a->collective) err = safe_mode_agree(ds, err, ops, &n);
     if (err != NC_NOERR) n = 0; /* join the collective with nothing */
     ioerr = flush_array(ds, ops, n, a->collective,
                         a->is_put ? NCP_FLUSH_PUTS : NCP_FLUSH_GETS, &status);
@@ -194,7 +209,7 @@ int ncp_data_multi(int ncid, int is_put, int collective,
         for (k = 0; k < total; k++) ncp_op_free(ds, &all[k]);
         total = 0;
     }
-    if (collective) first = ncp_safe_data(ds, first, all, &total);
+    if (collective) first = safe_mode_agree(ds, first, all, &total);
     ioerr = flush_array(ds, all, total, collective,
                         is_put ? NCP_FLUSH_PUTS : NCP_FLUSH_GETS, &status);
     free(all);

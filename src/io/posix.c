@@ -421,7 +421,7 @@ static int open_fd(ncp_file *f, int flags, int fallback)
  * The aggregators of the file domains: the first nc_posix_aggrs_per_node
  * ranks (default 1) of every node, in rank order.  Rank 0's hints choose
  * for everyone.  (These are the driver's own; the I/O groups above the
- * drivers, nc_num_aggrs_per_node and nc_io_group_size, open their
+ * drivers, nc_io_group_per_node and nc_io_group_size, open their
  * aggregators' file with every aggregator writing its own bytes.)
  *
  * The default staging cap, 1 MiB, was measured (docs/BENCHMARKS.md): on

@@ -168,12 +168,12 @@ static int take_env(ncp_hints *h, MPI_Info info)
     return err;
 }
 
-/* PNETCDF_SAFE_MODE=1 turns safe mode on, 0 (or anything not a nonzero
- * integer) leaves it off. */
+/* As PnetCDF: PNETCDF_SAFE_MODE set to anything but a value starting with
+ * '0' turns safe mode on.  Rank 0's setting is the file's (lifecycle.c). */
 static int read_safe_mode(void)
 {
     const char *env = getenv("PNETCDF_SAFE_MODE");
-    return env && strtol(env, NULL, 10) != 0;
+    return env && env[0] != '0';
 }
 
 int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info)

@@ -27,6 +27,24 @@ static void expect_records(int nc, int v)
     CHECKF(got[0] == 11 && got[1] == 22, "records hold %d %d", got[0], got[1]);
 }
 
+#ifdef HAVE_NCPARIO
+/* vard reaches record 2^31 through its filetype (recsize is 1 byte here):
+ * refused like the other puts, numrecs untouched. */
+static void vard_past_limit(int nc, int v)
+{
+    MPI_Datatype ft;
+    MPI_Aint disp = (MPI_Aint)1 << 31;
+    int one = 1;
+    signed char x = 5;
+    MPI_Type_create_hindexed(1, &one, &disp, MPI_SIGNED_CHAR, &ft);
+    MPI_Type_commit(&ft);
+    EXPECT_ERR(ncmpi_put_vard_all(nc, v, ft, &x, 1, MPI_SIGNED_CHAR),
+               NC_EINTOVERFLOW);
+    MPI_Type_free(&ft);
+    expect_numrecs(nc, 2, "after a vard past 2^31 records");
+}
+#endif
+
 static void run(const char *path, int cmode)
 {
     const MPI_Offset bad[] = {(MPI_Offset)1 << 32, ((MPI_Offset)1 << 32) + 1,
@@ -71,6 +89,7 @@ static void run(const char *path, int cmode)
         EXPECT_ERR(ncmpi_put_vara_schar_all(nc, v, s, c, two),
                    NC_EINTOVERFLOW);
         expect_numrecs(nc, 2, "after a put past 2^31 records");
+        vard_past_limit(nc, v);
     }
 #endif
     CHECK_ERR(ncmpi_wait_all(nc, NC_REQ_ALL, NULL, NULL));

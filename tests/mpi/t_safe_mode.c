@@ -107,6 +107,7 @@ static void atts(int nc, int v, int w)
 
 static void renames(int nc, int x, int v)
 {
+    int fill;
     int r = tu_myrank;
     char name[NC_MAX_NAME + 1];
     EXPECT_ERR(ncmpi_rename_dim(nc, x, r ? "x1" : "x2"),
@@ -126,6 +127,9 @@ static void renames(int nc, int x, int v)
                NC_EMULTIDEFINE_FILL_MODE);
     EXPECT_ERR(ncmpi_def_var_fill(nc, v, r ? 1 : 0, NULL),
                NC_EMULTIDEFINE_FNC_ARGS);
+    fill = r ? 6 : 5; /* the same mode, a different value */
+    EXPECT_ERR(ncmpi_def_var_fill(nc, v, 0, &fill),
+               NC_EMULTIDEFINE_VAR_FILL_VALUE);
     CHECK_ERR(ncmpi_set_fill(nc, NC_FILL, NULL));
 }
 
