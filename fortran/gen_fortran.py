@@ -138,7 +138,13 @@ SPECIAL = {
     "issyserr": "logical",
     "strerror": "character(len=80)", "strerrno": "character(len=80)",
     "inq_libvers": "character(len=80)",
+    "inq_files_opened": "integer",
+    "inq_malloc_size": "integer", "inq_malloc_max_size": "integer",
+    "inq_malloc_list": "integer",
 }
+# nfmpi_inq_version and PnetCDF's helpers nfmpi_xstrerror, nfmpi_xstrerrno
+# and nfmpi_xinq_libvers are exported but, as in PnetCDF, declared neither
+# in pnetcdf.inc nor in the module: a program declares them itself.
 # The flexible forms (any buffer type, an MPI datatype) are hand-written
 # through the C shim too; their buffer has no one Fortran type, so the
 # module declares them external, without an interface.
@@ -148,6 +154,7 @@ for _op, _sfx, _intent, _req in OPS:
         for _s in _sfx:
             FLEX.append("%s_%s%s" % (_op, _form, _s))
 FLEX += ["put_att", "get_att"]   # hand-written
+FLEX += ["put_vard", "put_vard_all", "get_vard", "get_vard_all"]
 
 KINDS_F = {
     "i": "integer, intent(in) :: {n}",
