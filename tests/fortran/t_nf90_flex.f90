@@ -4,13 +4,15 @@
 ! nf90mpi_def_var_fill/inq_var_fill, text through nf90mpi_put_var and
 ! nf90mpi_get_var, the optional bufcount/buftype of the var generics
 ! (a halo buffer type built on MPI_REAL), and the library-wide inquiries.
-! Each rank writes row rank+1 of every two-dimensional variable.
+! Each rank writes row rank+1 of every two-dimensional variable.  vt's row
+! is four bytes, so that no padding follows it: PnetCDF leaves the padding
+! after a variable with its own _FillValue uninitialized.
 program t_nf90_flex
   use mpi
   use pnetcdf
   use futil
   implicit none
-  integer, parameter :: nx = 6, slen = 5
+  integer, parameter :: nx = 6, slen = 4
   integer :: ncid, rank, nprocs, ierr, dx, dr, ds, vn, vc, vd, vb, vt, vf
   integer :: i, old, nofill, ifill, rq(3), st(3), ft, halo, nfiles
   integer :: ids(64)
@@ -142,6 +144,8 @@ program t_nf90_flex
   call truth(giv(2) == 77 .and. giv(1) == -5 .and. giv(nx) == -5, &
              'fill values')
 
+  ! PnetCDF's wrapper reads nfiles on the way in (as the room in ids).
+  nfiles = size(ids)
   call check(nf90mpi_inq_files_opened(nfiles, ids), 'inq_files_opened')
   call truth(nfiles >= 1, 'a file is open')
   call check(nf90mpi_close(ncid), 'close')
