@@ -138,7 +138,13 @@ SPECIAL = {
     "issyserr": "logical",
     "strerror": "character(len=80)", "strerrno": "character(len=80)",
     "inq_libvers": "character(len=80)",
+    "inq_files_opened": "integer",
+    "inq_malloc_size": "integer", "inq_malloc_max_size": "integer",
+    "inq_malloc_list": "integer",
 }
+# nfmpi_inq_version and PnetCDF's helpers nfmpi_xstrerror, nfmpi_xstrerrno
+# and nfmpi_xinq_libvers are exported but, as in PnetCDF, declared neither
+# in pnetcdf.inc nor in the module: a program declares them itself.
 # The flexible forms (any buffer type, an MPI datatype) are hand-written
 # through the C shim too; their buffer has no one Fortran type, so the
 # module declares them external, without an interface.
@@ -148,6 +154,7 @@ for _op, _sfx, _intent, _req in OPS:
         for _s in _sfx:
             FLEX.append("%s_%s%s" % (_op, _form, _s))
 FLEX += ["put_att", "get_att"]   # hand-written
+FLEX += ["put_vard", "put_vard_all", "get_vard", "get_vard_all"]
 
 KINDS_F = {
     "i": "integer, intent(in) :: {n}",
@@ -513,57 +520,130 @@ def nf90_rank_decl(rank):
     return "" if rank == 0 else "(" + ",".join([":"] * rank) + ")"
 
 
-def nf90_generics():
+def nf90_scalar_view(ftype, text, name, n):
+    """Declarations and statements that give the scalar dummy `name` a
+    rank-1 pointer view p (of n elements) for the calls whose buffer is
+    an array: the user's own storage, so that a nonblocking request
+    lands there."""
+    ptype = "character(len=1)" if text else ftype
+    return (["  %s, pointer :: p(:)" % ptype],
+            ["  call c_f_pointer(c_loc(%s), p, [%s])" % (name, n)])
+
+
+def nf90_var_generics(procs, bodies):
     """nf90mpi_{put,get}_var[_all] and iput/iget/bput_var for ranks 0..7
-    of every numeric kind; each picks var1, vara, vars or varm by the
-    optional arguments given and reaches the typed nfmpi_* function."""
-    procs, bodies = {}, []
-    kinds = [t for t in TYPES if t[4]]
+    of every kind; each picks var1, vara, vars or varm by the optional
+    arguments given.  Numeric kinds reach the typed nfmpi_* function, or
+    the flexible one when buftype is given; text goes the flexible way
+    with MPI_CHARACTER."""
     plan = [("put", "", "in"), ("put", "_all", "in"),
             ("get", "", "inout"), ("get", "_all", "inout"),
             ("iput", "", "in"), ("iget", "", "inout"), ("bput", "", "in")]
     for op, sfx, intent in plan:
         generic = "nf90mpi_%s_var%s" % (op, sfx)
         req = op in ("iput", "iget", "bput")
-        for t in kinds:
+        rq = ", req" if req else ""
+        coll = 1 if sfx else 0
+        for t in TYPES:
             tsfx, ftype, _, _, kname = t
+            text = tsfx == "text"
             for rank in range(8):
-                pname = "nf90mpi_%s_var_%dd_%s%s" % (op, rank, kname, sfx)
+                pname = "nf90mpi_%s_var_%dd_%s%s" % (op, rank, kname or "text",
+                                                    sfx)
                 procs.setdefault(generic, []).append(pname)
-                args = "ncid, varid, values%s, start, count, stride, map" % (
-                    ", req" if req else "")
-                if rank == 0:
-                    args = "ncid, varid, values%s, start" % (
-                        ", req" if req else "")
+                full = rank > 0 or text
+                vname = "values" if full else "buf"
+                args = "ncid, varid, %s%s, start" % (vname, rq)
+                if full:
+                    args += ", count, stride, map"
+                if not text:
+                    args += ", bufcount, buftype"
+                scalar_ptr = rank == 0
                 b = ["function %s(%s) result(status)" % (pname, args),
                      "  integer, intent(in) :: ncid, varid",
-                     "  %s, intent(%s) :: values%s" % (
-                         ftype, intent, nf90_rank_decl(rank))]
+                     "  %s, intent(%s)%s :: %s%s" % (
+                         "character(len=*)" if text else ftype, intent,
+                         ", target" if scalar_ptr else "", vname,
+                         nf90_rank_decl(rank))]
                 if req:
                     b.append("  integer, intent(out) :: req")
                 b.append("  integer(kind=ncpf_ok), intent(in), optional :: "
-                         + ("start(:)" if rank == 0 else
-                            "start(:), count(:), stride(:), map(:)"))
+                         + ("start(:), count(:), stride(:), map(:)" if full
+                            else "start(:)"))
+                if not text:
+                    b += ["  integer(kind=ncpf_ok), intent(in), optional :: "
+                          "bufcount",
+                          "  integer, intent(in), optional :: buftype"]
                 b += ["  integer :: status",
                       "  integer(kind=ncpf_ok), allocatable :: s(:), c(:), "
                       "st(:), m(:)",
-                      "  integer :: form"]
-                rq = ", req" if req else ""
-                shape = "[integer(kind=ncpf_ok) ::]" if rank == 0 else \
-                    "int(shape(values), ncpf_ok)"
-                if rank == 0:
-                    b.append("  status = nf90mpi_coords(ncid, varid, %s, "
-                             "form, s, c, st, m, start)" % shape)
+                      "  integer :: form, r"]
+                if text and rank > 0:
+                    b.append("  integer(kind=ncpf_ok), allocatable :: shp(:)")
+                if scalar_ptr:
+                    decl, stmts = nf90_scalar_view(
+                        ftype, text, vname, "len(values)" if text else "1")
+                    b += decl
+                if text and rank > 0:
+                    # Strings longer than one character add the fastest
+                    # dimension.
+                    b += ["  if (len(values) == 1) then",
+                          "    shp = shape(values)",
+                          "  else",
+                          "    shp = [int(len(values), ncpf_ok), "
+                          "int(shape(values), ncpf_ok)]",
+                          "  end if"]
+                    shape = "shp"
+                elif text:
+                    shape = "[int(len(values), ncpf_ok)]"
+                elif rank == 0:
+                    shape = "[integer(kind=ncpf_ok) ::]"
                 else:
+                    shape = "int(shape(values), ncpf_ok)"
+                b.append("  r = 0")
+                if full:
                     b.append("  status = nf90mpi_coords(ncid, varid, %s, "
                              "form, s, c, st, m, start, count, stride, map)"
                              % shape)
+                else:
+                    b.append("  status = nf90mpi_coords(ncid, varid, %s, "
+                             "form, s, c, st, m, start)" % shape)
+                    b.append("  form = 0")
                 b.append("  if (status /= nf_noerr) return")
+                flex_op = FLEX_OP[op]
+                if scalar_ptr:
+                    b += stmts
+                    buf = "p"
+                else:
+                    buf = "values"
+                if text:
+                    b.append("  status = ncpf_nf90_flex(%d, form + 1, %d, "
+                             "ncid, varid, s, c, st, m, %s, -1_ncpf_ok, "
+                             "ncpf_mpi_character, r)" % (flex_op, coll, buf))
+                    if req:
+                        b.append("  req = r")
+                    b.append("end function %s" % pname)
+                    bodies.append("\n".join(b))
+                    continue
+                b += ["  if (present(buftype)) then",
+                      "    if (present(bufcount)) then",
+                      "      status = ncpf_nf90_flex(%d, form + 1, %d, ncid, "
+                      "varid, s, c, st, m, %s, bufcount, buftype, r)"
+                      % (flex_op, coll, buf),
+                      "    else",
+                      "      status = ncpf_nf90_flex(%d, form + 1, %d, ncid, "
+                      "varid, s, c, st, m, %s, -1_ncpf_ok, buftype, r)"
+                      % (flex_op, coll, buf),
+                      "    end if"]
+                if req:
+                    b.append("    req = r")
+                b.append("    return")
+                b.append("  end if")
                 fam = "%s_%%s_%s%s" % (op, tsfx, sfx)
                 b.append("  select case (form)")
                 if rank == 0:
                     b.append("  case default")
-                    b.append("    status = nfmpi_%s(ncid, varid, s, values%s)"
+                    b.append("    status = nfmpi_%s(ncid, varid, s, buf%s)"
                              % (fam % "var1", rq))
                 else:
                     b.append("  case (1)")
@@ -578,6 +658,180 @@ def nf90_generics():
                 b.append("  end select")
                 b.append("end function %s" % pname)
                 bodies.append("\n".join(b))
+
+
+def nf90_varn_generics(procs, bodies):
+    """nf90mpi_{put,get}_varn[_all] and iput/iget/bput_varn: num requests
+    given by start(:, 1:num) and count(:, 1:num) (each 1 where count is
+    absent); a scalar is one request of one element at start(:, 1)."""
+    plan = [("put", "", "in"), ("put", "_all", "in"),
+            ("get", "", "inout"), ("get", "_all", "inout"),
+            ("iput", "", "in"), ("iget", "", "inout"), ("bput", "", "in")]
+    for op, sfx, intent in plan:
+        generic = "nf90mpi_%s_varn%s" % (op, sfx)
+        req = op in ("iput", "iget", "bput")
+        rq = ", req" if req else ""
+        for t in TYPES:
+            tsfx, ftype, _, _, kname = t
+            text = tsfx == "text"
+            for rank in range(8):
+                pname = "nf90mpi_%s_varn_%dd_%s%s" % (
+                    op, rank, kname or "text", sfx)
+                procs.setdefault(generic, []).append(pname)
+                vname = "values" if rank else "value"
+                args = ("ncid, varid, %s%s, num, start, count" % (vname, rq)
+                        if rank else "ncid, varid, value%s, start" % rq)
+                b = ["function %s(%s) result(status)" % (pname, args),
+                     "  integer, intent(in) :: ncid, varid",
+                     "  %s, intent(%s)%s :: %s%s" % (
+                         "character(len=*)" if text else ftype, intent,
+                         "" if rank else ", target", vname,
+                         nf90_rank_decl(rank))]
+                if req:
+                    b.append("  integer, intent(out) :: req")
+                if rank:
+                    b += ["  integer, intent(in) :: num",
+                          "  integer(kind=ncpf_ok), intent(in) :: start(:, :)",
+                          "  integer(kind=ncpf_ok), intent(in), optional :: "
+                          "count(:, :)"]
+                else:
+                    b += ["  integer(kind=ncpf_ok), intent(in) :: start(:, :)",
+                          "  integer, parameter :: num = 1"]
+                b += ["  integer :: status, nd, r",
+                      "  integer(kind=ncpf_ok), allocatable :: cnt(:, :)",
+                      "  integer(kind=c_long_long), allocatable, target :: "
+                      "c_s(:, :), c_c(:, :)",
+                      "  type(c_ptr), allocatable :: p_s(:), p_c(:)"]
+                if not rank:
+                    decl, stmts = nf90_scalar_view(
+                        ftype, text, "value", "len(value)" if text else "1")
+                    b += decl
+                buf = "values" if rank else "p"
+                b.append("  allocate(cnt(size(start, 1), size(start, 2)))")
+                b.append("  cnt = 1")
+                if rank:
+                    b.append("  if (present(count)) then")
+                    b.append("    if (any(shape(count) /= shape(start))) then")
+                    b.append("      status = nf_eedge")
+                    b.append("      return")
+                    b.append("    end if")
+                    b.append("    cnt = count")
+                    b.append("  end if")
+                else:
+                    b += stmts
+                b.append("  nd = ncpf_ndims(ncid, varid)")
+                b.append("  if (size(start, 1) < nd .or. "
+                         "size(start, 2) < num) then")
+                b.append("    status = nf_einvalcoords")
+                b.append("    return")
+                b.append("  end if")
+                b.append("  call ncpf_revn(nd, num, start(1:nd, 1:max(num, 0)), "
+                         "c_s, p_s, 1_ncpf_ok)")
+                b.append("  call ncpf_revn(nd, num, cnt(1:nd, 1:max(num, 0)), "
+                         "c_c, p_c, 0_ncpf_ok)")
+                if text:
+                    b.append("  status = ncpf_flexn(%d, %d, ncid, varid - 1, "
+                             "num, p_s, p_c, %s, -1_ncpf_ok, "
+                             "ncpf_mpi_character, r)"
+                             % (FLEX_OP[op], 1 if sfx else 0, buf))
+                else:
+                    b.append("  status = ncpf_flexn(%d, %d, ncid, varid - 1, "
+                             "num, p_s, p_c, %s, -1_ncpf_ok, %s, r)"
+                             % (FLEX_OP[op], 1 if sfx else 0, buf,
+                                NF90_MPI_TYPE[tsfx]))
+                if req:
+                    b.append("  req = r")
+                b.append("end function %s" % pname)
+                bodies.append("\n".join(b))
+
+
+def nf90_vard_generics(procs, bodies):
+    """nf90mpi_{put,get}_vard[_all]: any kind and rank, through the shim."""
+    for op, sfx in [("put", ""), ("put", "_all"), ("get", ""),
+                    ("get", "_all")]:
+        generic = "nf90mpi_%s_vard%s" % (op, sfx)
+        intent = "in" if op == "put" else "inout"
+        for t in TYPES:
+            tsfx, ftype, _, _, kname = t
+            text = tsfx == "text"
+            for rank in range(8):
+                pname = "nf90mpi_%s_vard_%dd_%s%s" % (
+                    op, rank, kname or "text", sfx)
+                procs.setdefault(generic, []).append(pname)
+                b = ["function %s(ncid, varid, filetype, buf, bufcount, "
+                     "buftype) result(status)" % pname,
+                     "  integer, intent(in) :: ncid, varid, filetype, buftype",
+                     "  %s, intent(%s)%s :: buf%s" % (
+                         "character(len=*)" if text else ftype, intent,
+                         "" if rank else ", target", nf90_rank_decl(rank)),
+                     "  integer(kind=ncpf_ok), intent(in) :: bufcount",
+                     "  integer :: status"]
+                arg = "buf"
+                if not rank:
+                    decl, stmts = nf90_scalar_view(
+                        ftype, text, "buf", "len(buf)" if text else "1")
+                    b += decl + stmts
+                    arg = "p"
+                b.append("  status = ncpf_vard(%d, %d, ncid, varid - 1, "
+                         "filetype, %s, bufcount, buftype)"
+                         % (0 if op == "put" else 1, 1 if sfx else 0, arg))
+                b.append("end function %s" % pname)
+                bodies.append("\n".join(b))
+
+
+def nf90_fill_generics(procs, bodies):
+    """nf90mpi_def_var_fill and nf90mpi_inq_var_fill of every kind."""
+    for op in ("def", "inq"):
+        generic = "nf90mpi_%s_var_fill" % op
+        for t in TYPES:
+            tsfx, ftype, _, _, kname = t
+            text = tsfx == "text"
+            pname = "nf90mpi_%s_var_fill_%s" % (op, kname or "text")
+            procs.setdefault(generic, []).append(pname)
+            intent = "in" if op == "def" else "out"
+            b = ["function %s(ncid, varid, no_fill, fill_value) "
+                 "result(status)" % pname,
+                 "  integer, intent(in) :: ncid, varid",
+                 "  integer, intent(%s) :: no_fill" % intent,
+                 "  %s, intent(%s) :: fill_value" % (
+                     "character(len=*)" if text else ftype, intent),
+                 "  %s :: tmp(1)" % (ftype if not text else
+                                      "character(len=1)"),
+                 "  integer :: status"]
+            if op == "inq":
+                b.append("  integer(kind=c_int) :: nf")
+            if op == "def":
+                b.append("  tmp(1) = %s" % ("fill_value(1:1)" if text
+                                            else "fill_value"))
+                b.append("  status = ncmpi_def_var_fill(ncid, varid - 1, "
+                         "no_fill, tmp)")
+            else:
+                b.append("  tmp(1) = %s" % ("' '" if text else "0"))
+                b.append("  status = ncmpi_inq_var_fill(ncid, varid - 1, "
+                         "nf, tmp)")
+                b.append("  if (status /= nf_noerr) return")
+                b.append("  no_fill = nf")
+                b.append("  fill_value = tmp(1)")
+            b.append("end function %s" % pname)
+            bodies.append("\n".join(b))
+
+
+# The MPI datatype of each kind's buffer element, for the flexible calls
+# the generics make.
+NF90_MPI_TYPE = {"int1": "ncpf_mpi_integer1", "int2": "ncpf_mpi_integer2",
+                 "int": "ncpf_mpi_integer", "real": "ncpf_mpi_real",
+                 "double": "ncpf_mpi_double_precision",
+                 "int8": "ncpf_mpi_integer8"}
+
+
+def nf90_generics():
+    """Every nf90mpi_* generic: its specific procedures' names by generic
+    name, and their bodies."""
+    procs, bodies = {}, []
+    nf90_var_generics(procs, bodies)
+    nf90_varn_generics(procs, bodies)
+    nf90_vard_generics(procs, bodies)
+    nf90_fill_generics(procs, bodies)
     # Attributes: arrays (rank 1) and scalars of every kind, and text.
     for op in ("put", "get"):
         generic = "nf90mpi_%s_att" % op
@@ -654,11 +908,69 @@ NF90_ATT_XTYPE = {"int1": "byte", "int2": "short", "int": "int",
                   "real": "float", "double": "double", "int8": "int64"}
 
 
+# Hand-written parts of module pnetcdf: the flexible call the generics
+# make with Fortran-order coordinates, and the nf90mpi_* functions of the
+# library-wide inquiries.
+NF90_HELPERS = """\
+function ncpf_nf90_flex(op, form, coll, ncid, varid, s, c, st, m, buf, &
+                        bufcount, buftype, req) result(status)
+  integer, intent(in) :: op, form, coll, ncid, varid, buftype
+  integer(kind=ncpf_ok), intent(in) :: s(:), c(:), st(:), m(:), bufcount
+  type(*) :: buf(*)
+  integer, intent(out) :: req
+  integer :: status, nd
+  integer(kind=c_int) :: c_req
+  integer(kind=c_long_long), allocatable :: cs(:), cc(:), cst(:), cm(:)
+  nd = ncpf_ndims(ncid, varid)
+  call ncpf_rev(nd, s, cs, 1_ncpf_ok)
+  call ncpf_rev(nd, c, cc, 0_ncpf_ok)
+  call ncpf_rev(nd, st, cst, 0_ncpf_ok)
+  call ncpf_rev(nd, m, cm, 0_ncpf_ok)
+  c_req = 0
+  status = ncpf_flex(op, form, coll, ncid, varid - 1, cs, cc, cst, cm, buf, &
+                     bufcount, buftype, c_req)
+  req = c_req
+end function ncpf_nf90_flex
+
+integer function nf90mpi_inq_files_opened(nfiles, ncids)
+  integer, intent(out) :: nfiles
+  integer, intent(out) :: ncids(:)
+  nf90mpi_inq_files_opened = nfmpi_inq_files_opened(nfiles, ncids)
+end function nf90mpi_inq_files_opened
+
+integer function nf90mpi_inq_malloc_size(size)
+  integer(kind=ncpf_ok), intent(out) :: size
+  nf90mpi_inq_malloc_size = nfmpi_inq_malloc_size(size)
+end function nf90mpi_inq_malloc_size
+
+integer function nf90mpi_inq_malloc_max_size(size)
+  integer(kind=ncpf_ok), intent(out) :: size
+  nf90mpi_inq_malloc_max_size = nfmpi_inq_malloc_max_size(size)
+end function nf90mpi_inq_malloc_max_size
+
+integer function nf90mpi_inq_malloc_list()
+  nf90mpi_inq_malloc_list = nfmpi_inq_malloc_list()
+end function nf90mpi_inq_malloc_list
+"""
+
+
 def module_file(fns, consts):
     procs, bodies = nf90_generics()
     o = ["! Generated by fortran/gen_fortran.py; do not edit.",
          "module pnetcdf",
-         "  use mpi, only: ncpf_ok => MPI_OFFSET_KIND",
+         "  use mpi, only: ncpf_ok => MPI_OFFSET_KIND, &",
+         "      ncpf_mpi_character => MPI_CHARACTER, "
+         "ncpf_mpi_integer1 => MPI_INTEGER1, &",
+         "      ncpf_mpi_integer2 => MPI_INTEGER2, "
+         "ncpf_mpi_integer => MPI_INTEGER, &",
+         "      ncpf_mpi_integer8 => MPI_INTEGER8, ncpf_mpi_real => MPI_REAL, &",
+         "      ncpf_mpi_double_precision => MPI_DOUBLE_PRECISION",
+         "  use iso_c_binding, only: c_int, c_long_long, c_ptr, c_loc, "
+         "c_f_pointer",
+         "  use ncpf_util, only: ncpf_flex, ncpf_flexn, ncpf_rev, ncpf_revn, "
+         "ncpf_ndims",
+         "  use ncpf_special_c, only: ncmpi_def_var_fill, ncmpi_inq_var_fill, "
+         "ncpf_vard",
          "  use ncpf_nf90, only: nf90mpi_create, nf90mpi_open, "
          "nf90mpi_close, &",
          "      nf90mpi_enddef, nf90mpi_redef, nf90mpi_def_dim, "
@@ -676,7 +988,14 @@ def module_file(fns, consts):
          "      nf90mpi_inq_path, nf90mpi_strerrno, nf90mpi_issyserr, "
          "nf90mpi_inquire_attribute",
          "  implicit none",
-         "  private :: ncpf_ok, nf90mpi_coords"]
+         "  private :: ncpf_ok, nf90mpi_coords, ncpf_nf90_flex",
+         "  private :: ncpf_mpi_character, ncpf_mpi_integer1, "
+         "ncpf_mpi_integer2, &",
+         "      ncpf_mpi_integer, ncpf_mpi_integer8, ncpf_mpi_real, "
+         "ncpf_mpi_double_precision",
+         "  private :: c_int, c_long_long, c_ptr, c_loc, c_f_pointer",
+         "  private :: ncpf_flex, ncpf_flexn, ncpf_rev, ncpf_revn, ncpf_ndims",
+         "  private :: ncmpi_def_var_fill, ncmpi_inq_var_fill, ncpf_vard"]
     o += constants_f90(consts, True)
     o.append("  interface")
     for f in fns:
@@ -696,6 +1015,7 @@ def module_file(fns, consts):
             o.append("    module procedure %s" % p)
         o.append("  end interface")
     o.append("contains")
+    o.append(NF90_HELPERS)
     o += bodies
     o += nf90_same()
     o.append("end module pnetcdf")

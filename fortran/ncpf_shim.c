@@ -23,6 +23,8 @@ int ncpf_flex(int op, int form, int coll, int ncid, int varid,
 int ncpf_flexn(int op, int coll, int ncid, int varid, int num,
                MPI_Offset *const *starts, MPI_Offset *const *counts,
                void *buf, MPI_Offset bufcount, MPI_Fint buftype, int *req);
+int ncpf_vard(int get, int coll, int ncid, int varid, MPI_Fint filetype,
+              void *buf, MPI_Offset bufcount, MPI_Fint buftype);
 
 int ncpf_create(MPI_Fint comm, const char *path, int cmode, MPI_Fint info,
                 int *ncid)
@@ -198,5 +200,24 @@ int ncpf_flexn(int op, int coll, int ncid, int varid, int num,
                              t, req);
         break;
     }
+    return rc;
+}
+
+/* The vard family: the file type is passed on as it is (the C library sees
+ * the Fortran named types it is built on as their C counterparts), the
+ * buffer type as in ncpf_flex. */
+int ncpf_vard(int get, int coll, int ncid, int varid, MPI_Fint filetype,
+              void *buf, MPI_Offset bufcount, MPI_Fint buftype)
+{
+    MPI_Datatype ft = MPI_Type_f2c(filetype);
+    MPI_Datatype t = c_type_of(MPI_Type_f2c(buftype));
+    int rc;
+
+    if (get)
+        rc = coll ? ncmpi_get_vard_all(ncid, varid, ft, buf, bufcount, t)
+                  : ncmpi_get_vard(ncid, varid, ft, buf, bufcount, t);
+    else
+        rc = coll ? ncmpi_put_vard_all(ncid, varid, ft, buf, bufcount, t)
+                  : ncmpi_put_vard(ncid, varid, ft, buf, bufcount, t);
     return rc;
 }

@@ -108,6 +108,41 @@ module ncpf_special_c
     type(c_ptr) function ncmpi_inq_libvers() bind(C, name='ncmpi_inq_libvers')
       import
     end function
+    integer(kind=c_int) function ncmpi_inq_version(ncid, nc_mode) &
+        bind(C, name='ncmpi_inq_version')
+      import
+      integer(kind=c_int), value :: ncid
+      integer(kind=c_int) :: nc_mode
+    end function
+    integer(kind=c_int) function ncmpi_inq_files_opened(num, ncids) &
+        bind(C, name='ncmpi_inq_files_opened')
+      import
+      integer(kind=c_int) :: num, ncids(*)
+    end function
+    integer(kind=c_int) function ncmpi_inq_malloc_size(size) &
+        bind(C, name='ncmpi_inq_malloc_size')
+      import
+      integer(kind=c_long_long) :: size
+    end function
+    integer(kind=c_int) function ncmpi_inq_malloc_max_size(size) &
+        bind(C, name='ncmpi_inq_malloc_max_size')
+      import
+      integer(kind=c_long_long) :: size
+    end function
+    integer(kind=c_int) function ncmpi_inq_malloc_list() &
+        bind(C, name='ncmpi_inq_malloc_list')
+      import
+    end function
+    ! fortran/ncpf_shim.c: the vard family, whose file and buffer types
+    ! are Fortran MPI datatype handles.
+    integer(kind=c_int) function ncpf_vard(get, coll, ncid, varid, &
+        filetype, buf, bufcount, buftype) bind(C, name='ncpf_vard')
+      import
+      integer(kind=c_int), value :: get, coll, ncid, varid, filetype
+      type(*) :: buf(*)
+      integer(kind=c_long_long), value :: bufcount
+      integer(kind=c_int), value :: buftype
+    end function
   end interface
 contains
   ! A C string returned by pointer into an 80-character Fortran string.
@@ -326,4 +361,118 @@ character(len=80) function nfmpi_inq_libvers()
   use ncpf_special_c
   implicit none
   nfmpi_inq_libvers = ncpf_str80(ncmpi_inq_libvers())
+end function
+
+integer function nfmpi_inq_version(ncid, nc_mode)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: ncid
+  integer, intent(out) :: nc_mode
+  nfmpi_inq_version = ncmpi_inq_version(ncid, nc_mode)
+end function
+
+! ncids must hold every open file's id; ids are the C library's, as every
+! ncid in this binding.
+integer function nfmpi_inq_files_opened(num, ncids)
+  use ncpf_special_c
+  implicit none
+  integer, intent(out) :: num
+  integer, intent(out) :: ncids(*)
+  nfmpi_inq_files_opened = ncmpi_inq_files_opened(num, ncids)
+end function
+
+integer function nfmpi_inq_malloc_size(size)
+  use ncpf_special_c
+  use ncpf_util, only: ncpf_ok
+  implicit none
+  integer(kind=ncpf_ok), intent(out) :: size
+  nfmpi_inq_malloc_size = ncmpi_inq_malloc_size(size)
+end function
+
+integer function nfmpi_inq_malloc_max_size(size)
+  use ncpf_special_c
+  use ncpf_util, only: ncpf_ok
+  implicit none
+  integer(kind=ncpf_ok), intent(out) :: size
+  nfmpi_inq_malloc_max_size = ncmpi_inq_malloc_max_size(size)
+end function
+
+integer function nfmpi_inq_malloc_list()
+  use ncpf_special_c
+  implicit none
+  nfmpi_inq_malloc_list = ncmpi_inq_malloc_list()
+end function
+
+integer function nfmpi_put_vard(ncid, varid, filetype, buf, bufcount, buftype)
+  use ncpf_special_c
+  use ncpf_util, only: ncpf_ok
+  implicit none
+  integer, intent(in) :: ncid, varid, filetype, buftype
+  type(*) :: buf(*)
+  integer(kind=ncpf_ok), intent(in) :: bufcount
+  nfmpi_put_vard = ncpf_vard(0, 0, ncid, varid - 1, filetype, buf, bufcount, &
+                             buftype)
+end function
+
+integer function nfmpi_put_vard_all(ncid, varid, filetype, buf, bufcount, &
+                                    buftype)
+  use ncpf_special_c
+  use ncpf_util, only: ncpf_ok
+  implicit none
+  integer, intent(in) :: ncid, varid, filetype, buftype
+  type(*) :: buf(*)
+  integer(kind=ncpf_ok), intent(in) :: bufcount
+  nfmpi_put_vard_all = ncpf_vard(0, 1, ncid, varid - 1, filetype, buf, &
+                                 bufcount, buftype)
+end function
+
+integer function nfmpi_get_vard(ncid, varid, filetype, buf, bufcount, buftype)
+  use ncpf_special_c
+  use ncpf_util, only: ncpf_ok
+  implicit none
+  integer, intent(in) :: ncid, varid, filetype, buftype
+  type(*) :: buf(*)
+  integer(kind=ncpf_ok), intent(in) :: bufcount
+  nfmpi_get_vard = ncpf_vard(1, 0, ncid, varid - 1, filetype, buf, bufcount, &
+                             buftype)
+end function
+
+integer function nfmpi_get_vard_all(ncid, varid, filetype, buf, bufcount, &
+                                    buftype)
+  use ncpf_special_c
+  use ncpf_util, only: ncpf_ok
+  implicit none
+  integer, intent(in) :: ncid, varid, filetype, buftype
+  type(*) :: buf(*)
+  integer(kind=ncpf_ok), intent(in) :: bufcount
+  nfmpi_get_vard_all = ncpf_vard(1, 1, ncid, varid - 1, filetype, buf, &
+                                 bufcount, buftype)
+end function
+
+! PnetCDF's helpers behind its string functions, kept for programs that
+! call them: the message, the code's name and the version into msg.
+integer function nfmpi_xstrerror(err, msg)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: err
+  character(len=*), intent(out) :: msg
+  msg = ncpf_str80(ncmpi_strerror(err))
+  nfmpi_xstrerror = 0
+end function
+
+integer function nfmpi_xstrerrno(err, msg)
+  use ncpf_special_c
+  implicit none
+  integer, intent(in) :: err
+  character(len=*), intent(out) :: msg
+  msg = ncpf_str80(ncpf_strerrno(err))
+  nfmpi_xstrerrno = 0
+end function
+
+integer function nfmpi_xinq_libvers(msg)
+  use ncpf_special_c
+  implicit none
+  character(len=*), intent(out) :: msg
+  msg = ncpf_str80(ncmpi_inq_libvers())
+  nfmpi_xinq_libvers = 0
 end function

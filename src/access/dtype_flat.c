@@ -223,6 +223,7 @@ static int named(MPI_Datatype t, ncp_extents *out, MPI_Datatype *base)
     int size = 0;
     MPI_Type_size(t, &size);
     if (size == 0) return NC_NOERR; /* a bound marker moves nothing */
+    t = ncp_mpi_named_as_c(t);
     if (*base != MPI_DATATYPE_NULL && *base != t) return NC_EMULTITYPES;
     *base = t;
     return ncp_extents_add(out, 0, size);

@@ -49,6 +49,11 @@ int ncp_req_build_vard(const ncp_header *h, const ncp_var *v,
  * predefined types. */
 int ncp_dtype_flatten(MPI_Datatype t, ncp_extents *e, MPI_Datatype *base);
 
+/* A predefined Fortran type (MPI_REAL, MPI_INTEGER8, MPI_CHARACTER, ...)
+ * as the C type of the same kind and size (mpi_named.c), so that element
+ * types are known by one name; any other type is returned unchanged. */
+MPI_Datatype ncp_mpi_named_as_c(MPI_Datatype t);
+
 /* Append r's file extents (ascending) to e. */
 int ncp_req_extents(const ncp_header *h, const ncp_req *r, ncp_extents *e);
 

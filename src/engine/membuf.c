@@ -44,6 +44,7 @@ static int base_type(MPI_Datatype t, MPI_Datatype *base)
 
     MPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
     if (comb == MPI_COMBINER_NAMED) {
+        t = ncp_mpi_named_as_c(t);
         if (*base != MPI_DATATYPE_NULL && *base != t) return NC_EMULTITYPES;
         *base = t;
         return NC_NOERR;

@@ -35,11 +35,9 @@ program t_btio
       end do
     end do
   end do
-  ! Built on MPI_DOUBLE: ncpario's C library does not yet take a derived
-  ! type built on a Fortran named type (MPI_DOUBLE_PRECISION).
   call MPI_Type_create_subarray(4, [nc, nx + 2*ng, ny + 2*ng, nzl + 2*ng], &
                                 [nc, nx, ny, nzl], [0, ng, ng, ng], &
-                                MPI_ORDER_FORTRAN, MPI_DOUBLE, &
+                                MPI_ORDER_FORTRAN, MPI_DOUBLE_PRECISION, &
                                 sub, ierr)
   call MPI_Type_commit(sub, ierr)
 

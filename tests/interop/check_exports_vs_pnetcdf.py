@@ -6,11 +6,13 @@ the dynamic symbol tables are compared (nm -D, defined symbols only).
 PnetCDF's library is found through pkg-config's libdir when the file is
 there (Debian's pnetcdf.pc names /usr/lib, which lacks it), else through
 ldconfig's cache, else by --ref.  Names ours exports beyond PnetCDF's are
-listed for information only.
+listed for information only.  --prefix nfmpi_ compares the Fortran
+binding's exports (libncpario_fortran.so) with the same library's.
 
 Usage: check_exports_vs_pnetcdf.py --ours libncpario.so [--ref libpnetcdf.so]
-           [--nm nm]
-Exit status 0 only when no PnetCDF ncmpi_* export is missing from ours.
+           [--nm nm] [--prefix ncmpi_]
+Exit status 0 only when no PnetCDF export with the prefix is missing from
+ours.
 """
 
 import argparse
@@ -40,7 +42,7 @@ def find_pnetcdf_lib():
     return None
 
 
-def exported(nm, lib):
+def exported(nm, lib, prefix):
     r = subprocess.run([nm, "-D", "--defined-only", lib],
                        capture_output=True, text=True)
     if r.returncode != 0:
@@ -48,7 +50,7 @@ def exported(nm, lib):
     names = set()
     for line in r.stdout.splitlines():
         f = line.split()
-        if len(f) >= 3 and f[1] in "TtWwiI" and f[2].startswith("ncmpi_"):
+        if len(f) >= 3 and f[1] in "TtWwiI" and f[2].startswith(prefix):
             names.add(f[2].split("@")[0])
     return names
 
@@ -58,19 +60,20 @@ def main():
     ap.add_argument("--ours", required=True)
     ap.add_argument("--ref")
     ap.add_argument("--nm", default="nm")
+    ap.add_argument("--prefix", default="ncmpi_")
     args = ap.parse_args()
     ref = args.ref or find_pnetcdf_lib()
     if not ref:
         print("FAIL: PnetCDF's libpnetcdf.so not found (give --ref)")
         return 1
     try:
-        ours = exported(args.nm, args.ours)
-        theirs = exported(args.nm, ref)
+        ours = exported(args.nm, args.ours, args.prefix)
+        theirs = exported(args.nm, ref, args.prefix)
     except (RuntimeError, OSError) as e:
         print(str(e))
         return 1
     if not theirs:
-        print("FAIL: no ncmpi_* export found in %s" % ref)
+        print("FAIL: no %s* export found in %s" % (args.prefix, ref))
         return 1
     missing = sorted(theirs - ours)
     extra = sorted(ours - theirs)
@@ -79,11 +82,11 @@ def main():
     for n in missing:
         print("exported by PnetCDF, missing from ours: %s" % n)
     if missing:
-        print("FAIL: %d of PnetCDF's %d ncmpi_* exports missing (%s)"
-              % (len(missing), len(theirs), ref))
+        print("FAIL: %d of PnetCDF's %d %s* exports missing (%s)"
+              % (len(missing), len(theirs), args.prefix, ref))
         return 1
-    print("OK: all %d ncmpi_* exports of %s are in ours (%d)"
-          % (len(theirs), ref, len(ours)))
+    print("OK: all %d %s* exports of %s are in ours (%d)"
+          % (len(theirs), args.prefix, ref, len(ours)))
     return 0
 
 
