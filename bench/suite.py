@@ -8,12 +8,13 @@ ncpario, <bench>_pnetcdf Debian's PnetCDF, <bench>_hdf5 parallel HDF5,
 flash_io_f are BTIO and FLASH's checkpoint again in Fortran over the
 PnetCDF Fortran API, built against ncpario's binding and PnetCDF's; their
 rows join the C program's table under the library "<lib> (Fortran)". They
-exist only in builds with Fortran and are skipped, with a note, without. For every
-benchmark case, rank count and library the runner starts one mpirun;
-the program times each of its methods (pervar, combined, indep) over the
-repetitions, verifies every value it reads back and prints csv lines. The
-libraries take turns within a case, and the order rotates from one rank
-count to the next, so none always runs on a cache its neighbour warmed.
+exist only in builds with Fortran and are skipped, with a note, without.
+For every benchmark case, rank count and library the runner starts one
+mpirun; the program times each of its methods (pervar, combined, indep)
+over the repetitions, verifies every value it reads back and prints csv
+lines. The libraries take turns within a case, and the order rotates from
+one rank count to the next, so none always runs on a cache its neighbour
+warmed.
 
 Besides the libraries it measures the machine: `limits` copies, writes and
 reads the same byte count as each case from one process, the ceiling the
