@@ -32,12 +32,15 @@ run() {
 # same C_DIR F_DIR PATTERN: every kept file of the C run matching the
 # pattern has a byte-identical twin (same method) in the Fortran run.
 same() {
-    local n=0 c f m
+    local n=0 c f g m
     for c in "$work/$1"/$3; do
         [ -e "$c" ] || continue
         # <prog>.<lib>.<pid>.<method...>: the part after the pid.
         m=$(basename "$c" | cut -d. -f4-)
-        f=$(ls "$work/$2"/*."$m" 2>/dev/null | head -1)
+        f=""
+        for g in "$work/$2"/*."$m"; do
+            [ -e "$g" ] && { f=$g; break; }
+        done
         [ -z "${CHECK_FORTRAN_VERBOSE:-}" ] || echo "cmp $c $f"
         if [ -z "$f" ]; then
             bad "$2 kept no file for $m"
