@@ -20,6 +20,8 @@ FIELDS = ["bench", "lib", "case", "method", "nprocs", "phase", "bytes",
 
 SIDES = (("write", "total_w"), ("read", "total_r"))
 BREAKDOWN = ("open_w", "write", "close_w")
+# suite.py's label of a Fortran program's rows: "<library> (Fortran)".
+FORTRAN_SUFFIX = " (Fortran)"
 
 
 def index(rows):
@@ -84,7 +86,9 @@ def machine_rows(rows, bench, side, out):
 def ratio_table(brow, bench, phase, ranks, out):
     labels = ordered(r["label"] for r in brow)
     ours = [l for l in labels if l.split(":")[0] == "ncpario"]
-    others = [l for l in labels if l not in ours]
+    others = [l for l in labels if l not in ours and
+              not l.endswith(FORTRAN_SUFFIX)]
+    fortran_ratios(brow, bench, phase, ranks, out)
     if not ours or not others:
         return
     ix = index(brow)
@@ -101,6 +105,35 @@ def ratio_table(brow, bench, phase, ranks, out):
                                  "%9s" % "-")
                 out.append("  %-16s %-9s %-22s" % (case, "", "%s/%s" % (
                     mine, other)) + "".join(cells))
+
+
+def fortran_ratios(brow, bench, phase, ranks, out):
+    """The C program of a library over its Fortran twin (suite.py's
+    btio_f, flash_io_f), best method of each, where both ran a case."""
+    labels = ordered(r["label"] for r in brow)
+    pairs = [(l[:-len(FORTRAN_SUFFIX)], l) for l in labels
+             if l.endswith(FORTRAN_SUFFIX) and
+             l[:-len(FORTRAN_SUFFIX)] in labels]
+    if not pairs:
+        return
+    ix = index(brow)
+    methods = ordered(r["method"] for r in brow)
+    lines = []
+    for case in ordered(r["case"] for r in brow):
+        for c_label, f_label in pairs:
+            cells = []
+            for n in ranks:
+                a = best(ix, bench, case, c_label, n, phase, methods)
+                b = best(ix, bench, case, f_label, n, phase, methods)
+                cells.append("%9.2f" % (a / b) if a and b else None)
+            if any(cells):
+                lines.append("  %-16s %-9s %-22s" % (
+                    case, "", "%s C/Fortran" % c_label) + "".join(
+                        c or "%9s" % "-" for c in cells))
+    if lines:
+        out.append("  C over Fortran, best method of each (above 1: C "
+                   "faster):")
+        out.extend(lines)
 
 
 def text_tables(rows, meta):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # check_suite.sh -- ctest's smoke run of the benchmark suite
 # (bench.suite.smoke): every benchmark against every library built, tiny
-# sizes, 2 ranks (BTIO at 1 and 4), one repetition. A correctness check of
+# sizes, 2 ranks (BTIO at 1 and 4), one repetition, the Fortran programs
+# (btio_f, flash_io_f) too where they were built. A correctness check of
 # the runner and the programs, not a measurement.
 #
 # usage: check_suite.sh BIN_DIR
@@ -34,6 +35,20 @@ done
 for l in ${libs//,/ }; do
     grep -q " $l " "$work/table.txt" || bad "no row of $l"
 done
+# The Fortran programs' rows, where they were built, in the C tables.
+if [ -x "$bin_dir/btio_f" ]; then
+    for b in btio flash_io; do
+        # Not a pipe into grep -q: under pipefail, sed's SIGPIPE would
+        # fail the test when grep stops reading early.
+        rows=$(sed -n "/^== $b, write/,/^== $b, read/p" "$work/table.txt")
+        grep -q " ncpario (Fortran) " <<<"$rows" || bad "no Fortran row in $b"
+    done
+    if [ -x "$bin_dir/btio_f_pnetcdf" ]; then
+        grep -q " pnetcdf (Fortran) " "$work/table.txt" ||
+            bad "no row of pnetcdf (Fortran)"
+    fi
+    grep -q "ncpario C/Fortran" "$work/table.txt" || bad "no C/Fortran ratio"
+fi
 for f in results.csv results.json coll_io_breakdown.png; do
     [ -s "$work/out/$f" ] || bad "no $f"
 done

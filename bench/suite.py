@@ -4,12 +4,17 @@
 Each benchmark of bench/ (coll_io, flash_io, btio, mom_io, pflotran_io) is
 one C source over bench/bio.h, linked once per library: <bench> is
 ncpario, <bench>_pnetcdf Debian's PnetCDF, <bench>_hdf5 parallel HDF5,
-<bench>_mpiio raw MPI-IO and <bench>_fpp one file per process. For every
-benchmark case, rank count and library the runner starts one mpirun;
-the program times each of its methods (pervar, combined, indep) over the
-repetitions, verifies every value it reads back and prints csv lines. The
-libraries take turns within a case, and the order rotates from one rank
-count to the next, so none always runs on a cache its neighbour warmed.
+<bench>_mpiio raw MPI-IO and <bench>_fpp one file per process. btio_f and
+flash_io_f are BTIO and FLASH's checkpoint again in Fortran over the
+PnetCDF Fortran API, built against ncpario's binding and PnetCDF's; their
+rows join the C program's table under the library "<lib> (Fortran)". They
+exist only in builds with Fortran and are skipped, with a note, without.
+For every benchmark case, rank count and library the runner starts one
+mpirun; the program times each of its methods (pervar, combined, indep)
+over the repetitions, verifies every value it reads back and prints csv
+lines. The libraries take turns within a case, and the order rotates from
+one rank count to the next, so none always runs on a cache its neighbour
+warmed.
 
 Besides the libraries it measures the machine: `limits` copies, writes and
 reads the same byte count as each case from one process, the ceiling the
@@ -51,6 +56,8 @@ PRESETS = {
         "coll_io": [["-K", "record", "-v", "10", "-e", "16", "-t", "2"]],
         "flash_io": [["-n", "8", "-b", "8"]],
         "btio": [["-g", "24,24,24", "-s", "2"]],
+        "btio_f": [["-g", "24,24,24", "-s", "2"]],
+        "flash_io_f": [["-n", "8", "-b", "8"]],
         "mom_io": [["-g", "120,80,10", "-t", "2"],
                    ["-g", "120,80,10", "-t", "2", "-L", "1"]],
         "pflotran_io": [["-n", "65536"]],
@@ -61,6 +68,8 @@ PRESETS = {
         "coll_io": [["-K", "record", "-v", "3", "-e", "4", "-t", "2"]],
         "flash_io": [["-n", "2", "-b", "4"]],
         "btio": [["-g", "6,6,6", "-s", "2"]],
+        "btio_f": [["-g", "6,6,6", "-s", "2"]],
+        "flash_io_f": [["-n", "2", "-b", "4"]],
         "mom_io": [["-g", "12,8,2", "-t", "2", "-L", "1"]],
         "pflotran_io": [["-n", "64"]],
     },
@@ -72,6 +81,8 @@ PRESETS = {
                     ["-K", "fixed", "-v", "20", "-e", "32"]],
         "flash_io": [["-n", "80", "-b", "8"]],
         "btio": [["-g", "64,64,64", "-s", "4"]],
+        "btio_f": [["-g", "64,64,64", "-s", "4"]],
+        "flash_io_f": [["-n", "80", "-b", "8"]],
         "mom_io": [["-g", "360,200,20", "-t", "2"],
                    ["-g", "360,200,20", "-t", "2", "-L", "1"]],
         "pflotran_io": [["-n", "1048576"]],
@@ -109,7 +120,11 @@ PRESETS = {
         "pflotran_io": [["-n", "8388608"]],
     },
 }
-BENCHES = ("coll_io", "flash_io", "btio", "mom_io", "pflotran_io")
+BENCHES = ("coll_io", "flash_io", "btio", "mom_io", "pflotran_io",
+           "btio_f", "flash_io_f")
+# The Fortran programs, each with the C pattern whose table it joins. They
+# run only the netCDF libraries and need no `limits` run of their own.
+FORTRAN = {"btio_f": "btio", "flash_io_f": "flash_io"}
 
 
 def usage_error(msg):
@@ -119,7 +134,7 @@ def usage_error(msg):
 
 def rank_ok(bench, np_):
     """BTIO's multi-partition needs a square number of ranks."""
-    if bench == "btio":
+    if FORTRAN.get(bench, bench) == "btio":
         return int(round(np_ ** 0.5)) ** 2 == np_
     return True
 
@@ -127,7 +142,8 @@ def rank_ok(bench, np_):
 def bench_ranks(bench, ranks, preset, ranks_given):
     """The rank counts `bench` runs at: a preset may name BTIO's own
     (square) list unless --ranks was given; non-square counts drop out."""
-    if bench == "btio" and not ranks_given and "btio_ranks" in preset:
+    if FORTRAN.get(bench, bench) == "btio" and not ranks_given and \
+            "btio_ranks" in preset:
         ranks = preset["btio_ranks"]
     return [r for r in ranks if rank_ok(bench, r)]
 
@@ -292,14 +308,25 @@ class Runner:
     def cases(self):
         out = []
         for bench in self.benches:
-            for args in self.preset[bench]:
+            for args in self.preset.get(bench, []):
                 out.append((bench, args))
         return out
+
+    def specs_of(self, bench, specs):
+        """A Fortran program runs the netCDF libraries it was built for,
+        labelled "<label> (Fortran)"."""
+        if bench not in FORTRAN:
+            return specs
+        return [("%s (Fortran)" % label, lib, hints)
+                for label, lib, hints in specs
+                if lib in NETCDF_LIBS and os.access(
+                    executable(self.a.bin_dir, bench, lib), os.X_OK)]
 
     def plan(self, specs):
         n = 0
         for bench, _ in self.cases():
-            n += 1 + len(specs) * len(self.ranks_of(bench))
+            n += (bench not in FORTRAN) + \
+                len(self.specs_of(bench, specs)) * len(self.ranks_of(bench))
         self.total = n
 
     def ranks_of(self, bench):
@@ -311,12 +338,15 @@ class Runner:
         for bench, args in self.cases():
             case_rows = []
             ranks = self.ranks_of(bench)
+            bspecs = self.specs_of(bench, specs)
+            if not bspecs:
+                continue
             if not ranks:
                 sys.stderr.write("ncpario-bench: %s skipped: it needs a "
                                  "square rank count\n" % bench)
             for i, np_ in enumerate(ranks):
-                k = i % len(specs)
-                for spec in specs[k:] + specs[:k]:
+                k = i % len(bspecs)
+                for spec in bspecs[k:] + bspecs[:k]:
                     workdir = tempfile.mkdtemp(prefix="ncpario-bench.",
                                                dir=self.a.dir)
                     try:
@@ -325,7 +355,8 @@ class Runner:
                     finally:
                         shutil.rmtree(workdir, ignore_errors=True)
             self.rows += case_rows
-            self.rows += self.limits_for(case_rows, bench)
+            if bench not in FORTRAN:
+                self.rows += self.limits_for(case_rows, bench)
 
     def limits_for(self, case_rows, bench):
         written = [r["bytes"] for r in case_rows if r["phase"] == "total_w"]
@@ -359,8 +390,13 @@ def main(argv=None):
     a.libs = a.libs or preset.get("libs", ",".join(LIBS))
     specs = lib_specs(a.libs)
     missing = [executable(a.bin_dir, b, s[1]) for b in r.benches
-               for s in specs
+               for s in specs if b not in FORTRAN
                if not os.access(executable(a.bin_dir, b, s[1]), os.X_OK)]
+    for b in r.benches:
+        if b in FORTRAN and preset.get(b) and not r.specs_of(b, specs):
+            sys.stderr.write("ncpario-bench: %s skipped: not built (no "
+                             "Fortran) or no netCDF library asked for\n"
+                             % b)
     if missing:
         sys.stderr.write("ncpario-bench: not built: %s\n"
                          % ", ".join(missing))
