@@ -204,7 +204,7 @@ contains
     do v = 1, NUNK
       call MPI_Type_create_subarray(5, [NUNK, w, w, w, int(nb)], &
           [1, n, n, n, int(nb)], [v - 1, NG, NG, NG, 0], MPI_ORDER_FORTRAN, &
-          MPI_DOUBLE, subtype(v), ierr)
+          MPI_DOUBLE_PRECISION, subtype(v), ierr)
       call MPI_Type_commit(subtype(v), ierr)
     end do
   end subroutine make_types
@@ -326,7 +326,7 @@ contains
       if (nb > 0) then
         btype = subtype(v)
       else
-        btype = MPI_DOUBLE
+        btype = MPI_DOUBLE_PRECISION
         cnt1 = 0
       end if
       if (writing) then
