@@ -97,20 +97,21 @@ static int nfc_of(const char *name, char **out)
     return err;
 }
 
+/* A name is present and at most NC_MAX_NAME bytes as given; *len is its
+ * length. */
+static int check_length(const char *name, size_t *len)
+{
+    if (name == NULL || name[0] == '\0') return NC_EBADNAME;
+    *len = strlen(name);
+    return *len > NC_MAX_NAME ? NC_EMAXNAME : NC_NOERR;
+}
+
 int ncp_name_for_define(const char *name, char **nfc)
 {
     int err = NC_NOERR, ascii = 0;
     size_t len;
     *nfc = NULL;
-    if (name == NULL || name[0] == '\0') {
-        err = NC_EBADNAME;
-        goto done;
-    }
-    len = strlen(name);
-    if (len > NC_MAX_NAME) {
-        err = NC_EMAXNAME;
-        goto done;
-    }
+    if ((err = check_length(name, &len)) != NC_NOERR) goto done;
     if (!ncp_name_legal((const unsigned char *)name, (int64_t)len)) {
         err = NC_EBADNAME;
         goto done;
@@ -142,15 +143,7 @@ int ncp_name_for_lookup(const char *name, char **owned, const char **key)
     size_t len;
     *owned = NULL;
     *key = name;
-    if (name == NULL || name[0] == '\0') {
-        err = NC_EBADNAME;
-        goto done;
-    }
-    len = strlen(name);
-    if (len > NC_MAX_NAME) {
-        err = NC_EMAXNAME;
-        goto done;
-    }
+    if ((err = check_length(name, &len)) != NC_NOERR) goto done;
     if (!utf8_valid((const unsigned char *)name, (int64_t)len, &ascii))
         err = NC_EBADNAME;
     else if (!ascii && (err = nfc_of(name, owned)) == NC_NOERR)
