@@ -247,11 +247,20 @@ static int read_safe_mode(void)
     return env && env[0] != '0';
 }
 
+/* NCPARIO_PROFILE=1: each rank's profile is summed and printed by rank 0
+ * at close (profile.c). */
+static int read_profile(void)
+{
+    const char *env = getenv("NCPARIO_PROFILE");
+    return env && strcmp(env, "1") == 0;
+}
+
 int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info)
 {
     int err;
     ncp_hints_defaults(h);
     h->safe_mode = read_safe_mode();
+    h->profile = read_profile();
     MPI_Info_create(mpi_info);
     take_user_info(user, *mpi_info);
     err = take_env(*mpi_info);

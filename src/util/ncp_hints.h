@@ -37,7 +37,8 @@ typedef enum ncp_hint_id {
  * Every numeric hint's value, by the table's field names: an enum's is
  * the index of its word, an integer's a named word's is minus the word's
  * index.  All fields are int64_t, so rank 0's copy travels as bytes.
- * safe_mode is PNETCDF_SAFE_MODE, read at each create and open.
+ * safe_mode is PNETCDF_SAFE_MODE and profile NCPARIO_PROFILE=1 (print
+ * the profile at close), both read at each create and open.
  */
 typedef struct ncp_hints {
 #define NCP_HINT(field, ...) int64_t field;
@@ -46,6 +47,7 @@ typedef struct ncp_hints {
 #undef NCP_HINT
 #undef NCP_HINT_STR
     int64_t safe_mode;
+    int64_t profile;
 } ncp_hints;
 
 /* The header is first read in chunks of this size (the table's
@@ -81,7 +83,8 @@ const char *ncp_hints_key(ncp_hint_id id);
  * At create or open: *h from the user's info (may be MPI_INFO_NULL) and
  * the environment, the dataset's rows read, every other row at its
  * default.  *mpi_info is a new info object (caller frees) holding every
- * user and environment key.  PNETCDF_SAFE_MODE is read here too.
+ * user and environment key.  PNETCDF_SAFE_MODE and NCPARIO_PROFILE
+ * are read here too.
  */
 int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info);
 
