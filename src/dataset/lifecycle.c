@@ -110,11 +110,12 @@ int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
     if (err != NC_NOERR) goto done;
-    MPI_Bcast(&ds->hints.safe_mode, 1, MPI_INT, 0, ds->comm);
+    MPI_Bcast(&ds->hints.safe_mode, 1, MPI_INT64_T, 0, ds->comm);
     mode_err = ncp_safe_agree(ds, mode_err);
     err = ncp_io_open(&ds->file, ds->comm, path, 1, !(cmode & NC_NOCLOBBER),
                       1, mpi_info);
     if (err != NC_NOERR) goto done;
+    ncp_hints_settle(&ds->hints, mpi_info, ds->comm);
     ds->hdr.format = format_of_cmode(cmode);
     ds->flags = NCP_F_DEFINE | NCP_F_CREATED | NCP_F_WRITE;
     err = ncp_header_write_empty(ds);
@@ -150,11 +151,12 @@ int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
     if (err != NC_NOERR) goto done;
-    MPI_Bcast(&ds->hints.safe_mode, 1, MPI_INT, 0, ds->comm);
+    MPI_Bcast(&ds->hints.safe_mode, 1, MPI_INT64_T, 0, ds->comm);
     mode_err = ncp_safe_agree(ds, mode_err);
     err = ncp_io_open(&ds->file, ds->comm, path, 0, 0,
                       (omode & NC_WRITE) != 0, mpi_info);
     if (err != NC_NOERR) goto done;
+    ncp_hints_settle(&ds->hints, mpi_info, ds->comm);
     ds->flags = (omode & NC_WRITE) ? NCP_F_WRITE : 0;
     err = ncp_header_read(ds);
     if (err == NC_NOERR) ncp_fill_mark_opened(ds);

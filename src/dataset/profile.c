@@ -39,12 +39,6 @@ int ncpario_inq_profile(int ncid, ncpario_profile *prof)
     return NC_NOERR;
 }
 
-static int profile_wanted(void)
-{
-    const char *v = getenv("NCPARIO_PROFILE");
-    return v && strcmp(v, "1") == 0;
-}
-
 #define NCOUNTS 12
 #define NTIMES 9
 
@@ -55,7 +49,7 @@ void ncp_profile_report(ncp_dataset *ds, const char *path)
     ncpario_profile p;
     long long c[NCOUNTS], cs[NCOUNTS];
     double t[NTIMES], tm[NTIMES];
-    if (!profile_wanted()) return;
+    if (!ds->hints.profile) return;
     profile_collect(ds, &p);
     c[0] = p.mpiio_write_calls, c[1] = p.mpiio_read_calls;
     c[2] = p.extents_posted, c[3] = p.extents_issued;

@@ -111,7 +111,7 @@ static int64_t name_len(const char *name)
     return name ? (int64_t)strlen(name) + 1 : 0;
 }
 
-int ncp_safe_on(const ncp_dataset *ds) { return ds->hints.safe_mode; }
+int ncp_safe_on(const ncp_dataset *ds) { return ds->hints.safe_mode != 0; }
 
 int ncp_safe_agree(ncp_dataset *ds, int code)
 {

@@ -20,53 +20,19 @@
 #include "../util/ncp_hints.h"
 #include "pnetcdf.h"
 
-/* The cap bounds the aggregator's staging buffer.  4 MiB, measured
- * (docs/IO_GROUPS.md): coll_perf at 8 ranks wrote 1.45x faster with 4 MiB
- * rounds than with one 64 MiB round, whose staging buffer is fresh
- * memory (a page fault per 4 KiB) and falls out of cache between the
- * gather and the write. */
-#define NCP_GROUP_CAP_DEFAULT ((int64_t)4 << 20)
-/* The staging buffer's byte counts travel as MPI ints. */
-#define NCP_GROUP_CAP_MAX ((int64_t)1 << 30)
-
-/* nc_io_group_size: a positive int, or "all" (one group of every rank). */
-static int read_group_size(MPI_Info info, int64_t *size)
-{
-    char val[MPI_MAX_INFO_VAL + 1], *end = NULL;
-    int flag = 0;
-    long long v;
-    if (info == MPI_INFO_NULL) return NC_NOERR;
-    MPI_Info_get(info, "nc_io_group_size", MPI_MAX_INFO_VAL, val, &flag);
-    if (!flag) return NC_NOERR;
-    if (strcmp(val, "all") == 0) {
-        *size = NCP_GROUP_ALL;
-        return NC_NOERR;
-    }
-    errno = 0;
-    v = strtoll(val, &end, 10);
-    if (errno == 0 && end != val && *end == '\0' && v > 0 && v <= INT_MAX) {
-        *size = v;
-        return NC_NOERR;
-    }
-    fprintf(stderr, "ncpario: hint nc_io_group_size=%s: want an integer in "
-                    "1..%d or \"all\"\n", val, INT_MAX);
-    return NC_EINVAL;
-}
-
+/* The group rows of the hint table (nc_num_aggrs_per_node settled into
+ * nc_io_group_per_node): bad values and contradicting hints are
+ * NC_EINVAL.  The table's word "all" is the value -1. */
+_Static_assert(NCP_GROUP_ALL == -1, "nc_io_group_size=all in the table");
 static int read_own_hints(MPI_Info info, ncp_group_conf *c)
 {
-    int err = read_group_size(info, &c->size);
-    if (err == NC_NOERR)
-        err = ncp_hints_get_int(info, "nc_io_group_per_node", INT_MAX,
-                                &c->per_node);
-    if (err == NC_NOERR)
-        err = ncp_hints_get_int(info, "nc_io_group_buffer_size",
-                                NCP_GROUP_CAP_MAX, &c->cap);
-    if (err == NC_NOERR && c->size != 0 && c->per_node != 0) {
-        fprintf(stderr, "ncpario: hints nc_io_group_size and "
-                        "nc_io_group_per_node both set: choose one\n");
-        err = NC_EINVAL;
-    }
+    ncp_hints h;
+    int err;
+    ncp_hints_defaults(&h);
+    err = ncp_hints_read(info, NCP_HO_GROUP, 1, &h);
+    c->size = h.io_group_size;
+    c->per_node = h.io_group_per_node;
+    c->cap = h.io_group_buffer_size;
     return err;
 }
 
@@ -76,9 +42,6 @@ int ncp_group_conf_read(ncp_file *f, ncp_group_conf *c)
 {
     int64_t v[7], all[7];
     int rank, i, differ = 0;
-    c->size = 0;
-    c->per_node = 0;
-    c->cap = NCP_GROUP_CAP_DEFAULT;
     v[0] = read_own_hints(f->info, c) != NC_NOERR;
     v[1] = c->size, v[2] = c->per_node, v[3] = c->cap;
     for (i = 1; i < 4; i++) v[3 + i] = -v[i];

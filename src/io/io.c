@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pnetcdf.h"
+#include "../util/ncp_hints.h"
 
 
 void ncp_extents_init(ncp_extents *e) { memset(e, 0, sizeof(*e)); }
@@ -126,7 +127,7 @@ static int choose_driver(ncp_file *f, int rank)
     char val[MPI_MAX_INFO_VAL + 1];
     int flag = 0, code = default_driver(f->path);
     if (rank == 0 && f->info != MPI_INFO_NULL) {
-        MPI_Info_get(f->info, "nc_driver", MPI_MAX_INFO_VAL, val, &flag);
+        flag = ncp_hints_get_string(f->info, NCP_HINT_driver, val);
         if (flag && driver_named(val) >= 0) code = driver_named(val);
         else if (flag)
             fprintf(stderr, "ncpario: nc_driver '%s' is not a driver of "

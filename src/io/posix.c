@@ -424,54 +424,28 @@ static int open_fd(ncp_file *f, int flags, int fallback)
  * drivers, nc_io_group_per_node and nc_io_group_size, open their
  * aggregators' file with every aggregator writing its own bytes.)
  *
- * The default staging cap, 1 MiB, was measured (docs/BENCHMARKS.md): on
- * coll_perf at 4 ranks it wrote as fast as 4 and 64 MiB and kept the
- * aggregator's extra memory near 1 MiB instead of the whole step.  Runs
- * over many nodes, where each round costs an all-to-all, may want more.
+ * The hints are rows of the hint table (its defaults and ranges are
+ * there); the enums below name their words' indices.
  * nc_posix_shm: auto (shared staging once NCP_SHM_AFTER_WINDOWS windows
  * were written), enable (from the first aggregated write), disable.
+ * nc_posix_window: sized (each call's window within 7.5% of the largest
+ * rank's bytes, posix_agg.c) or full (the hint's size, in fewer rounds).
+ * nc_posix_shm_keep: a file's shared staging goes on to the next file
+ * (shm_keep.c), or is freed at close.
  */
-static const char *const shm_choices[] = {"auto", "enable", "disable", NULL};
 enum { SHM_AUTO, SHM_ENABLE, SHM_DISABLE };
-/* nc_posix_window: sized (each call's window within 7.5% of the largest
- * rank's bytes, posix_agg.c) or full (the hint's size, in fewer rounds:
- * coll_perf at 2-4 ranks wrote a median 1.10x faster combined and 1.27x
- * per variable, 0.86-1.61x over the cases; docs/BENCHMARKS.md). */
-static const char *const window_choices[] = {"sized", "full", NULL};
-/* nc_posix_shm_keep: a file's shared staging goes on to the next file
- * (shm_keep.c), or is freed at close. */
-static const char *const keep_choices[] = {"enable", "disable", NULL};
 enum { KEEP_ENABLE, KEEP_DISABLE };
 
-/* The hints the driver's state comes from, rank 0's: aggregators per
- * node, buffer size, shm, window, keep (as indices into the choices).
- * vals[0] < 0 when rank 0 met a bad one. */
-static void posix_hints(ncp_file *f, int64_t vals[5])
+/* The hints the driver's state comes from, rank 0's;
+ * v->posix_aggrs_per_node < 0 when rank 0 met a bad one. */
+static void posix_hints(ncp_file *f, ncp_hints *v)
 {
-    int64_t per_node = 1, cap = (int64_t)1 << 20;
-    int rank, shm = SHM_AUTO, full = 0, keep = KEEP_ENABLE, err = NC_NOERR;
+    int rank, err = NC_NOERR;
     MPI_Comm_rank(f->comm, &rank);
-    if (rank == 0)
-        err = ncp_hints_get_int(f->info, "nc_posix_aggrs_per_node", INT_MAX,
-                                &per_node);
-    if (rank == 0 && err == NC_NOERR)
-        err = ncp_hints_get_int(f->info, "nc_posix_buffer_size",
-                                (int64_t)1 << 30, &cap);
-    if (rank == 0 && err == NC_NOERR)
-        err = ncp_hints_get_choice(f->info, "nc_posix_shm", shm_choices,
-                                   &shm);
-    if (rank == 0 && err == NC_NOERR)
-        err = ncp_hints_get_choice(f->info, "nc_posix_window",
-                                   window_choices, &full);
-    if (rank == 0 && err == NC_NOERR)
-        err = ncp_hints_get_choice(f->info, "nc_posix_shm_keep",
-                                   keep_choices, &keep);
-    vals[0] = err == NC_NOERR ? per_node : -1;
-    vals[1] = cap;
-    vals[2] = shm;
-    vals[3] = full;
-    vals[4] = keep;
-    MPI_Bcast(vals, 5, MPI_INT64_T, 0, f->comm);
+    ncp_hints_defaults(v);
+    if (rank == 0) err = ncp_hints_read(f->info, NCP_HO_POSIX, 1, v);
+    if (err != NC_NOERR) v->posix_aggrs_per_node = -1;
+    MPI_Bcast(v, (int)sizeof(*v), MPI_BYTE, 0, f->comm);
 }
 
 /* The staging's bytes a round: two rounds share the hint's buffer
@@ -489,16 +463,16 @@ static int64_t shm_round_cap(int64_t buffer_size)
  * (all_kept, agreed by the caller), and stages from the first
  * aggregated write.
  */
-static void posix_shm_state(ncp_file *f, const int64_t vals[5], int shm_ok,
+static void posix_shm_state(ncp_file *f, const ncp_hints *v, int shm_ok,
                             ncp_shm_stage *found, int all_kept)
 {
     ncp_posix *x = f->posix;
-    x->per_node = vals[0];
-    x->keep_stage = vals[4] == KEEP_ENABLE;
+    x->per_node = v->posix_aggrs_per_node;
+    x->keep_stage = v->posix_shm_keep == KEEP_ENABLE;
     if (!shm_ok) return;
     x->shm = NCP_SHM_LATER;
-    x->shm_after = vals[2] == SHM_AUTO ? NCP_SHM_AFTER_WINDOWS : 0;
-    x->round_cap = shm_round_cap(vals[1]);
+    x->shm_after = v->posix_shm == SHM_AUTO ? NCP_SHM_AFTER_WINDOWS : 0;
+    x->round_cap = shm_round_cap(v->posix_buffer_size);
     if (!all_kept) return;
     found->busy = 1;
     x->stage = found;
@@ -507,15 +481,15 @@ static void posix_shm_state(ncp_file *f, const int64_t vals[5], int shm_ok,
 
 static int posix_state(ncp_file *f)
 {
-    int64_t vals[5];
+    ncp_hints hv, *v = &hv;
     int rank, nprocs, local, nlocal, i, n = 0, *flags = NULL, err = NC_NOERR;
     int mine, shm_ok, all_kept = 1;
     ncp_shm_stage *found = NULL;
     MPI_Comm node;
     MPI_Comm_rank(f->comm, &rank);
     MPI_Comm_size(f->comm, &nprocs);
-    posix_hints(f, vals);
-    if (vals[0] < 0) return NC_EINVAL;
+    posix_hints(f, v);
+    if (v->posix_aggrs_per_node < 0) return NC_EINVAL;
     f->posix = calloc(1, sizeof(*f->posix));
     flags = malloc((size_t)nprocs * sizeof(int));
     if (f->posix) f->posix->aggr = malloc((size_t)nprocs * sizeof(int));
@@ -526,12 +500,15 @@ static int posix_state(ncp_file *f)
     MPI_Comm_rank(node, &local);
     MPI_Comm_size(node, &nlocal);
     MPI_Comm_free(&node);
-    shm_ok = vals[2] != SHM_DISABLE && nlocal == nprocs && vals[0] < nlocal &&
-             f->writable && vals[1] <= NCP_SHM_MAX_CAP;
-    if (shm_ok && vals[4] == KEEP_ENABLE)
-        found = ncp_shm_keep_find(f->comm, shm_round_cap(vals[1]), vals[0]);
+    shm_ok = v->posix_shm != SHM_DISABLE && nlocal == nprocs &&
+             v->posix_aggrs_per_node < nlocal && f->writable &&
+             v->posix_buffer_size <= NCP_SHM_MAX_CAP;
+    if (shm_ok && v->posix_shm_keep == KEEP_ENABLE)
+        found = ncp_shm_keep_find(f->comm,
+                                  shm_round_cap(v->posix_buffer_size),
+                                  v->posix_aggrs_per_node);
     /* bit 0: I aggregate; bit 1: I hold a kept staging for this file */
-    mine = (local < vals[0]) | (found ? 2 : 0);
+    mine = (local < v->posix_aggrs_per_node) | (found ? 2 : 0);
     MPI_Allgather(&mine, 1, MPI_INT, flags, 1, MPI_INT, f->comm);
     f->posix->my_aggr = -1;
     for (i = 0; i < nprocs; i++) {
@@ -540,9 +517,9 @@ static int posix_state(ncp_file *f)
         all_kept &= flags[i] >> 1;
     }
     f->posix->naggr = n;
-    f->posix->round_cap = vals[1];
-    f->posix->full_windows = (int)vals[3];
-    posix_shm_state(f, vals, shm_ok, found, all_kept);
+    f->posix->round_cap = v->posix_buffer_size;
+    f->posix->full_windows = (int)v->posix_window;
+    posix_shm_state(f, v, shm_ok, found, all_kept);
 done:
     free(flags);
     return err;

@@ -1,73 +1,101 @@
 /*
- * ncp_hints.h -- ncpario's hints: the nc_* keys it interprets itself, read
- * from the user's MPI_Info and from the PNETCDF_HINTS environment variable
- * ("key=value;key=value", which wins over MPI_Info, as in PnetCDF), and the
- * MPI_Info handed on to MPI-IO with every key passed through.
+ * ncp_hints.h -- ncpario's hints: the table of every key it knows
+ * (hint_table.def), read from the user's MPI_Info and from the
+ * PNETCDF_HINTS environment variable ("key=value;key=value", which wins
+ * over MPI_Info, as in PnetCDF), and the MPI_Info handed on to MPI-IO
+ * with every key passed through.  Each layer reads the rows it owns with
+ * ncp_hints_read when it opens a file; the table says how a value is
+ * parsed, its range and default, and what a bad one does.
  *
  * This is the only place that reads the environment.
  */
 #ifndef NCP_HINTS_H
 #define NCP_HINTS_H
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
 
+/* The columns of hint_table.def. */
+enum { NCP_HT_SIZE, NCP_HT_INT, NCP_HT_ENUM, NCP_HT_STRING };
+enum { NCP_HO_DATASET = 1, NCP_HO_IO = 2, NCP_HO_GROUP = 4, NCP_HO_POSIX = 8,
+       NCP_HO_NONE = 16 };
+enum { NCP_HA_USER, NCP_HA_TUNING };
+enum { NCP_HB_IGNORE, NCP_HB_EINVAL, NCP_HB_FALLBACK };
+
+/* NCP_HINT_<field>: a row's index in the table. */
+typedef enum ncp_hint_id {
+#define NCP_HINT(field, ...) NCP_HINT_##field,
+#define NCP_HINT_STR(field, ...) NCP_HINT_##field,
+#include "hint_table.def"
+#undef NCP_HINT
+#undef NCP_HINT_STR
+    NCP_HINT_COUNT
+} ncp_hint_id;
+
+/*
+ * Every numeric hint's value, by the table's field names: an enum's is
+ * the index of its word, an integer's a named word's is minus the word's
+ * index.  All fields are int64_t, so rank 0's copy travels as bytes.
+ * safe_mode is PNETCDF_SAFE_MODE and profile NCPARIO_PROFILE=1 (print
+ * the profile at close), both read at each create and open.
+ */
 typedef struct ncp_hints {
-    int64_t header_align; /* nc_header_align_size, -1 when unset */
-    int64_t var_align;    /* nc_var_align_size, -1 when unset */
-    int64_t record_align; /* nc_record_align_size, -1 when unset */
-    int in_place_swap;    /* nc_in_place_swap: NCP_SWAP_AUTO/ENABLE/DISABLE */
-    int64_t ibuf_size;    /* nc_ibuf_size: accepted and reported, unused */
-    int safe_mode;        /* PNETCDF_SAFE_MODE is set to a nonzero integer */
+#define NCP_HINT(field, ...) int64_t field;
+#define NCP_HINT_STR(field, ...)
+#include "hint_table.def"
+#undef NCP_HINT
+#undef NCP_HINT_STR
+    int64_t safe_mode;
+    int64_t profile;
 } ncp_hints;
 
-/* The header is first read in chunks of this size (nc_header_read_chunk_size
- * as PnetCDF reports it; ncpario does not take it as a hint). */
+/* The header is first read in chunks of this size (the table's
+ * nc_header_read_chunk_size, which ncpario reports but does not take). */
 #define NCP_HEADER_READ_CHUNK (256 * 1024)
-/* nc_ibuf_size's default, as PnetCDF reports it. */
-#define NCP_IBUF_SIZE_DEFAULT ((int64_t)16 << 20)
 
-/* nc_in_place_swap: may a put byte-swap the user's buffer in place (and
- * swap it back after the write) instead of copying it?  auto: only when
- * the request is large (small constant arrays may sit in read-only
- * memory); enable: always; disable: never. */
+/* nc_in_place_swap's words, in the table's order. */
 #define NCP_SWAP_AUTO 0
 #define NCP_SWAP_ENABLE 1
 #define NCP_SWAP_DISABLE 2
 
+/* Every field at the table's default. */
+void ncp_hints_defaults(ncp_hints *h);
+
 /*
- * Parse user (may be MPI_INFO_NULL) and the environment.  *mpi_info is a
- * new info object (caller frees) holding every user and environment key.
- * A malformed or non-positive value of an nc_* key leaves it unset, as in
- * PnetCDF.  Keys of PnetCDF's that ncpario does not act on pass through:
- * nc_num_aggrs_per_node (PnetCDF 1.14's intra-node aggregation; ncpario's
- * posix driver aggregates within a node by itself, see
- * nc_posix_aggrs_per_node), nc_ibuf_size and the subfiling keys.
- * PNETCDF_SAFE_MODE is read here too, once per create or open, as PnetCDF
- * reads it.
+ * The rows of the owners in `owners` (NCP_HO_* or'ed) from info (may be
+ * MPI_INFO_NULL) into h; absent keys leave h's fields as they are.  With
+ * strict, a bad value of an NCP_HB_EINVAL row is NC_EINVAL with a message
+ * on stderr; without, it too leaves the field.  Reading NCP_HO_GROUP also
+ * settles nc_num_aggrs_per_node into nc_io_group_per_node, and with
+ * strict refuses group hints that contradict each other.
+ */
+int ncp_hints_read(MPI_Info info, unsigned owners, int strict, ncp_hints *h);
+
+/* A string row's value: 1 and val filled (MPI_MAX_INFO_VAL + 1 bytes)
+ * when info holds the key, else 0. */
+int ncp_hints_get_string(MPI_Info info, ncp_hint_id id, char *val);
+
+/* A row's key. */
+const char *ncp_hints_key(ncp_hint_id id);
+
+/*
+ * At create or open: *h from the user's info (may be MPI_INFO_NULL) and
+ * the environment, the dataset's rows read, every other row at its
+ * default.  *mpi_info is a new info object (caller frees) holding every
+ * user and environment key.  PNETCDF_SAFE_MODE and NCPARIO_PROFILE
+ * are read here too.
  */
 int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info);
 
-/*
- * The integer hint key of info (may be MPI_INFO_NULL), for the I/O
- * drivers' own hints: *out keeps its default when the key is absent; a
- * value that is not an integer in 1..max is NC_EINVAL, with a message on
- * stderr, since these hints size memory and choose writers and a typo
- * must not pass silently.
- */
-int ncp_hints_get_int(MPI_Info info, const char *key, int64_t max,
-                      int64_t *out);
+/* Collective, once the file is open with mpi_info: the I/O layers' rows
+ * as in effect (rank 0's, which the drivers follow), so that
+ * ncp_hints_report tells them. */
+void ncp_hints_settle(ncp_hints *h, MPI_Info mpi_info, MPI_Comm comm);
 
-/* A hint of the I/O drivers naming one of names[] (NULL-terminated):
- * *out is its index, or keeps its default when the key is absent; any
- * other value is NC_EINVAL, with a message on stderr, as for
- * ncp_hints_get_int. */
-int ncp_hints_get_choice(MPI_Info info, const char *key,
-                         const char *const *names, int *out);
-
-/* Add to info every hint PnetCDF reports, with the value in effect here
- * (the alignments as resolved at enddef), so ncmpi_inq_file_info reports
- * them. */
+/* Add to info every numeric row with the value in effect (the alignments
+ * as resolved at enddef), so ncmpi_inq_file_info reports them.  String
+ * rows are their owners' to report. */
 int ncp_hints_report(const ncp_hints *h, int64_t header_align,
                      int64_t var_align, int64_t record_align, MPI_Info info);
 
