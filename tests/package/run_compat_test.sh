@@ -29,6 +29,8 @@ install_tree "$build" "$prefix" "$work/install.log"
 for f in bin/pnetcdf-config include/pnetcdf.h include/ncpario/pnetcdf.h; do
     [ -e "$prefix/$f" ] || die "$f not installed"
 done
+cmp -s "$prefix/include/pnetcdf.h" "$prefix/include/ncpario/pnetcdf.h" ||
+    die "the two installed pnetcdf.h differ"
 libdir=$(dirname "$(find "$prefix" -name 'libncpario.so' | head -n 1)")
 for f in libpnetcdf.so libpnetcdf.a pkgconfig/pnetcdf.pc; do
     [ -e "$libdir/$f" ] || die "$libdir/$f not installed"
