@@ -40,6 +40,12 @@ if [ "${NCP_COMPAT_INSTALL:-OFF}" != ON ] &&
     echo "FAIL: PnetCDF's library names installed without the drop-in"
     exit 1
 fi
+# A man page is installed only with its program.
+while IFS= read -r page; do
+    prog=$(basename "$page" | sed 's/\.[1-8]$//')
+    [ -x "$prefix/bin/$prog" ] ||
+        { echo "FAIL: man page $page installed without bin/$prog"; exit 1; }
+done < <(find "$prefix" -path '*/man/man[1-8]/*' -type f)
 libdir=$(dirname "$(find "$prefix" -name 'libncpario.so' | head -n 1)")
 pcdir=$libdir/pkgconfig
 [ -f "$pcdir/ncpario.pc" ] || { echo "FAIL: ncpario.pc not installed"; exit 1; }
