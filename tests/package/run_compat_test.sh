@@ -6,7 +6,8 @@
 # Installs BUILD_DIR with the pnetcdf_compat component into WORK_DIR/prefix
 # and uses it as PnetCDF users would: pnetcdf-config's answers; an
 # autotools-style Makefile (SRC_DIR/compat/Makefile) driven by
-# pnetcdf-config alone; a CMake project using pkg_check_modules(pnetcdf);
+# pnetcdf-config alone; a CMake project using pkg_check_modules(pnetcdf),
+# and the same finding pnetcdf.h and libpnetcdf under PNETCDF_DIR;
 # a static -lpnetcdf; a Fortran program with -lpnetcdf where the binding is
 # built. Every program must run under mpirun and report ncpario, and ldd
 # must show libncpario from the prefix, never a system libpnetcdf. Last,
@@ -103,6 +104,15 @@ PKG_CONFIG_LIBDIR=$libdir/pkgconfig PKG_CONFIG_PATH= \
     { cat "$work/cmake-build.log"; exit 1; }
 run_client "$libdir" "$work/cmake-build" "$work/cmake-build/client" 2
 assert_links_ours "$work/cmake-build/client" "$libdir" libncpario.so
+
+echo "== CMake project with find_library(pnetcdf) under PNETCDF_DIR"
+"$cmake" -S "$src/compat" -B "$work/cmake-dir" -DPNETCDF_DIR="$prefix" \
+    >"$work/cmake-dir-configure.log" ||
+    { cat "$work/cmake-dir-configure.log"; exit 1; }
+"$cmake" --build "$work/cmake-dir" >"$work/cmake-dir-build.log" ||
+    { cat "$work/cmake-dir-build.log"; exit 1; }
+run_client "$libdir" "$work/cmake-dir" "$work/cmake-dir/client" 2
+assert_links_ours "$work/cmake-dir/client" "$libdir" libncpario.so
 
 if [ "$(pnetcdf-config --has-fortran)" = yes ]; then
     echo "== Fortran 77 API with -lpnetcdf"
