@@ -40,11 +40,19 @@ if [ "${NCP_COMPAT_INSTALL:-OFF}" != ON ] &&
     echo "FAIL: PnetCDF's library names installed without the drop-in"
     exit 1
 fi
-# A man page is installed only with its program.
+# A man page is installed only with its program: <prog>.<n> needs
+# bin/<prog>, and a subcommand's page <prog>-<sub>.<n> a bin/<prog> whose
+# `<prog> <sub> --help` succeeds.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 while IFS= read -r page; do
-    prog=$(basename "$page" | sed 's/\.[1-8]$//')
-    [ -x "$prefix/bin/$prog" ] ||
-        { echo "FAIL: man page $page installed without bin/$prog"; exit 1; }
+    name=$(basename "$page" | sed 's/\.[1-8]$//')
+    [ -x "$prefix/bin/$name" ] && continue
+    prog=${name%%-*} sub=${name#*-}
+    if [ "$prog" = "$name" ] || [ ! -x "$prefix/bin/$prog" ] ||
+       ! timeout 60 "$prefix/bin/$prog" "$sub" --help >/dev/null 2>&1; then
+        echo "FAIL: man page $page installed without its program"
+        exit 1
+    fi
 done < <(find "$prefix" -path '*/man/man[1-8]/*' -type f)
 libdir=$(dirname "$(find "$prefix" -name 'libncpario.so' | head -n 1)")
 pcdir=$libdir/pkgconfig
