@@ -33,25 +33,26 @@ if grep -rIl -- "$work/stage" "$moved"; then
 fi
 libdir=$(dirname "$(find "$moved" -name 'libncpario.so' | head -n 1)")
 pcdir=$libdir/pkgconfig
+cfg=$moved/bin/pnetcdf-config
+mpicc=$("$cfg" --cc)
 mkdir -p "$work/run"
 
 echo "== pkg-config ncpario"
 flags=$(pkg_config_only "$pcdir" --cflags --libs ncpario)
 echo "$flags"
 # shellcheck disable=SC2086 # a word list
-mpicc "$src/compat/client.c" $flags -o "$work/run/pc_ncpario"
+"$mpicc" "$src/compat/client.c" $flags -o "$work/run/pc_ncpario"
 run_client "$libdir" "$work/run" "$work/run/pc_ncpario" 2
 assert_links_ours "$work/run/pc_ncpario" "$libdir" libncpario.so
 
 echo "== pkg-config pnetcdf"
 flags=$(pkg_config_only "$pcdir" --cflags --libs pnetcdf)
 # shellcheck disable=SC2086
-mpicc "$src/compat/client.c" $flags -o "$work/run/pc_pnetcdf"
+"$mpicc" "$src/compat/client.c" $flags -o "$work/run/pc_pnetcdf"
 run_client "$libdir" "$work/run" "$work/run/pc_pnetcdf" 2
 assert_links_ours "$work/run/pc_pnetcdf" "$libdir" libncpario.so
 
 echo "== pnetcdf-config"
-cfg=$moved/bin/pnetcdf-config
 [ "$("$cfg" --prefix)" = "$moved" ] || die "pnetcdf-config --prefix is $("$cfg" --prefix)"
 # shellcheck disable=SC2046
 "$("$cfg" --cc)" $("$cfg" --cflags) "$src/compat/client.c" \
