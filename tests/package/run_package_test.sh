@@ -3,7 +3,8 @@
 #
 #   run_package_test.sh BUILD_DIR CONSUMER_SRC WORK_DIR MPICC CMAKE PKG_CONFIG
 #
-# Installs BUILD_DIR into WORK_DIR/prefix, then builds and runs the consumer
+# Installs BUILD_DIR into WORK_DIR/prefix (headers under include/ncpario/),
+# then builds and runs the consumer
 # in CONSUMER_SRC twice: with `mpicc $(pkg-config --cflags --libs ncpario)`
 # and with CMake's find_package(ncpario). Both must find our headers and
 # library in the prefix, never the system's PnetCDF.
@@ -19,21 +20,56 @@ rm -rf "$work"
 mkdir -p "$work"
 echo "== install into $prefix"
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log"
-for f in include/pnetcdf.h include/ncpario.h; do
+for f in include/ncpario/pnetcdf.h include/ncpario/ncpario.h; do
     [ -f "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
+# Without the drop-in (NCP_COMPAT_INSTALL=ON says the build has it) nothing
+# may carry PnetCDF's names at the top level, where it would shadow a
+# system PnetCDF; with it, the default install holds the drop-in.
+for f in include/pnetcdf.h bin/pnetcdf-config; do
+    if [ "${NCP_COMPAT_INSTALL:-OFF}" = ON ]; then
+        [ -e "$prefix/$f" ] ||
+            { echo "FAIL: $f missing with NCPARIO_PNETCDF_COMPAT"; exit 1; }
+    else
+        [ ! -e "$prefix/$f" ] ||
+            { echo "FAIL: $f installed without NCPARIO_PNETCDF_COMPAT"; exit 1; }
+    fi
+done
+if [ "${NCP_COMPAT_INSTALL:-OFF}" != ON ] &&
+   find "$prefix" -name 'libpnetcdf*' -o -name 'pnetcdf.pc' | grep -q .; then
+    echo "FAIL: PnetCDF's library names installed without the drop-in"
+    exit 1
+fi
+# A man page is installed only with its program: <prog>.<n> needs
+# bin/<prog>, and a subcommand's page <prog>-<sub>.<n> a bin/<prog> whose
+# `<prog> <sub> --help` succeeds.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+while IFS= read -r page; do
+    name=$(basename "$page" | sed 's/\.[1-8]$//')
+    [ -x "$prefix/bin/$name" ] && continue
+    prog=${name%%-*} sub=${name#*-}
+    if [ "$prog" = "$name" ] || [ ! -x "$prefix/bin/$prog" ] ||
+       ! timeout 60 "$prefix/bin/$prog" "$sub" --help >/dev/null 2>&1; then
+        echo "FAIL: man page $page installed without its program"
+        exit 1
+    fi
+done < <(find "$prefix" -path '*/man/man[1-8]/*' -type f)
 libdir=$(dirname "$(find "$prefix" -name 'libncpario.so' | head -n 1)")
 pcdir=$libdir/pkgconfig
 [ -f "$pcdir/ncpario.pc" ] || { echo "FAIL: ncpario.pc not installed"; exit 1; }
 [ -f "$libdir/libncpario.a" ] || { echo "FAIL: libncpario.a not installed"; exit 1; }
 
 echo "== pkg-config consumer"
-flags=$(PKG_CONFIG_PATH=$pcdir "$pkgconfig" --cflags --libs ncpario)
+flags=$(PKG_CONFIG_LIBDIR=$pcdir PKG_CONFIG_PATH= "$pkgconfig" --cflags --libs ncpario)
 echo "pkg-config --cflags --libs ncpario: $flags"
-case "$flags" in
-    *"-I$prefix/include"*"-L$libdir"*) ;;
-    *) echo "FAIL: flags do not point into $prefix"; exit 1 ;;
-esac
+# The .pc file derives its prefix from its own directory: resolve the
+# paths before comparing.
+inc=$(sed -n 's/.*-I\([^ ]*\).*/\1/p' <<<"$flags")
+lib=$(sed -n 's/.*-L\([^ ]*\).*/\1/p' <<<"$flags")
+[ "$(cd "$inc" && pwd -P)" = "$(cd "$prefix/include/ncpario" && pwd -P)" ] ||
+    { echo "FAIL: -I$inc is not $prefix/include/ncpario"; exit 1; }
+[ "$(cd "$lib" && pwd -P)" = "$(cd "$libdir" && pwd -P)" ] ||
+    { echo "FAIL: -L$lib is not $libdir"; exit 1; }
 # shellcheck disable=SC2086 # the flags are a word list
 "$mpicc" "$src/main.c" $flags -o "$work/consumer_pc"
 LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
@@ -47,9 +83,9 @@ if ! grep -q "$libdir/libncpario.so" <<<"$deps"; then
 fi
 
 echo "== static link through pkg-config --static"
-sflags=$(PKG_CONFIG_PATH=$pcdir "$pkgconfig" --cflags --libs --static ncpario)
+sflags=$(PKG_CONFIG_LIBDIR=$pcdir PKG_CONFIG_PATH= "$pkgconfig" --cflags --libs --static ncpario)
 # shellcheck disable=SC2086
-"$mpicc" "$src/main.c" -I"$prefix/include" "$libdir/libncpario.a" \
+"$mpicc" "$src/main.c" -I"$prefix/include/ncpario" "$libdir/libncpario.a" \
     $(echo "$sflags" | sed 's/-lncpario_fortran//; s/-lncpario//') \
     -o "$work/consumer_static"
 "$work/consumer_static"

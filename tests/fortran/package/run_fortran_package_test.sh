@@ -20,7 +20,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 rm -rf "$work"
 mkdir -p "$work"
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log"
-for f in include/pnetcdf.mod include/pnetcdf.inc; do
+for f in include/ncpario/pnetcdf.mod include/ncpario/pnetcdf.inc; do
     [ -f "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 libdir=$(dirname "$(find "$prefix" -name 'libncpario_fortran.so' | head -n 1)")
@@ -37,7 +37,7 @@ check_links_ours() {
 }
 
 echo "== pkg-config consumer"
-flags=$(PKG_CONFIG_PATH=$libdir/pkgconfig "$pkgconfig" --cflags --libs ncpario)
+flags=$(PKG_CONFIG_LIBDIR=$libdir/pkgconfig PKG_CONFIG_PATH= "$pkgconfig" --cflags --libs ncpario)
 echo "pkg-config --cflags --libs ncpario: $flags"
 # shellcheck disable=SC2086 # the flags are a word list
 "$fc" "$src/consumer.f90" $flags -o "$work/consumer_pc"
