@@ -10,7 +10,7 @@
 
 #include "../dataset/ncp_entry.h"
 #include "../format/ncp_header.h"
-#include "../io/ncp_io.h"
+#include "../base/ncp_extents.h"
 
 typedef struct ncp_req {
     const ncp_var *var;

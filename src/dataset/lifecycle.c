@@ -237,7 +237,7 @@ int ncmpi_delete(const char *filename, MPI_Info info)
     int mpierr;
     if (!filename) return NC_EINVAL;
     mpierr = MPI_File_delete(filename, info);
-    return ncp_io_mpi_err(mpierr, NC_EFILE);
+    return ncp_mpi_err(mpierr, NC_EFILE);
 }
 
 int ncmpi_sync(int ncid)

@@ -32,6 +32,8 @@
 #include "../format/ncp_xconv.h"
 #include "ncp_entry.h"
 #include "../io/ncp_io.h"
+#include "../base/ncp_agree.h"
+#include "../base/ncp_mpi_err.h"
 #include "../util/ncp_hints.h"
 #include "../engine/ncp_engine.h"
 #include "ncpario.h"
@@ -72,10 +74,6 @@ void ncp_dataset_remove(ncp_dataset *ds);
 /* The number of open datasets, and their ncids in ascending order into
  * ids (may be NULL; room for *num). */
 int ncp_dataset_ids(int *num, int *ids);
-
-/* --- the consensus helpers (consensus.c) --------------------------------- */
-/* All ranks return the worst (most negative) of their codes. */
-int ncp_agree(MPI_Comm comm, int err);
 
 /* --- state checks (mode.c) ----------------------------------------------- */
 int ncp_require_define(const ncp_dataset *ds);

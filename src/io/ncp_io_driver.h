@@ -7,6 +7,7 @@
 #define NCP_IO_DRIVER_H
 
 #include "ncp_io.h"
+#include "../base/ncp_agree.h"
 
 struct ncp_io_driver {
     const char *name;
@@ -37,8 +38,5 @@ extern const ncp_io_driver ncp_io_posix_driver;
  * ungrouped (for the I/O groups' aggregators).  f is initialized here. */
 int ncp_io_open_plain(ncp_file *f, MPI_Comm comm, const char *path,
                       int writable, MPI_Info info, const ncp_io_driver *drv);
-
-/* All ranks of comm learn the worst (most negative) code. */
-int ncp_io_agree(MPI_Comm comm, int err);
 
 #endif

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/ncp_hints.h"
+#include "../../util/ncp_hints.h"
 #include "pnetcdf.h"
 
 /* The cap bounds the aggregator's staging buffer.  4 MiB, measured
@@ -127,7 +127,7 @@ static void split_groups(ncp_file *f, const ncp_group_conf *c, MPI_Comm *out)
 static int open_afile(ncp_file *f, ncp_group *g)
 {
     ncp_file *af = calloc(1, sizeof(*af));
-    int err = ncp_io_agree(g->acomm, af ? NC_NOERR : NC_ENOMEM);
+    int err = ncp_agree(g->acomm, af ? NC_NOERR : NC_ENOMEM);
     if (err != NC_NOERR) {
         free(af);
         return err;
@@ -172,7 +172,7 @@ int ncp_group_open(ncp_file *f, const ncp_group_conf *c)
 {
     int rank, err;
     ncp_group *g = calloc(1, sizeof(*g));
-    err = ncp_io_agree(f->comm, g ? NC_NOERR : NC_ENOMEM);
+    err = ncp_agree(f->comm, g ? NC_NOERR : NC_ENOMEM);
     if (err != NC_NOERR) {
         free(g);
         return err;
@@ -189,9 +189,9 @@ int ncp_group_open(ncp_file *f, const ncp_group_conf *c)
                    &g->acomm);
     MPI_Type_contiguous(2, MPI_OFFSET, &g->pair);
     MPI_Type_commit(&g->pair);
-    err = ncp_io_agree(f->comm, alloc_workspace(g));
+    err = ncp_agree(f->comm, alloc_workspace(g));
     if (err == NC_NOERR && g->acomm != MPI_COMM_NULL) err = open_afile(f, g);
-    err = ncp_io_agree(f->comm, err);
+    err = ncp_agree(f->comm, err);
     if (err != NC_NOERR) ncp_group_close(f);
     return err;
 }
@@ -201,7 +201,7 @@ int ncp_group_sync(ncp_file *f)
     ncp_group *g = f->group;
     int err = NC_NOERR;
     if (g->afile) err = g->afile->drv->sync(g->afile);
-    return ncp_io_agree(f->comm, err);
+    return ncp_agree(f->comm, err);
 }
 
 int ncp_group_close(ncp_file *f)

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncp_stream.h"
+#include "../../base/ncp_stream.h"
 #include "pnetcdf.h"
 
 #define TAG_SCATTER 1
@@ -167,7 +167,7 @@ static int share_windows(grp_call *c, int err, int64_t total)
     if (g->rank != 0 && n > 0)
         c->cuts = malloc((size_t)(n + 1) * sizeof(MPI_Offset));
     err = n > 0 && !c->cuts ? NC_ENOMEM : NC_NOERR;
-    err = ncp_io_agree(g->comm, err);
+    err = ncp_agree(g->comm, err);
     if (err == NC_NOERR && n > 0)
         MPI_Bcast(c->cuts, (int)(n + 1), MPI_OFFSET, 0, g->comm);
     c->rounds = err == NC_NOERR ? n : 0;
@@ -364,7 +364,7 @@ static int round_open(grp_call *c, int64_t k, int writing, MPI_Datatype *t,
     int err = my_type(c, k, t, bytes), agg = NC_NOERR;
     if (g->rank == 0) agg = prepare(c, k, writing);
     if (err == NC_NOERR) err = agg;
-    return ncp_io_agree(g->comm, err);
+    return ncp_agree(g->comm, err);
 }
 
 /*
@@ -558,5 +558,5 @@ int ncp_group_xferv(ncp_file *f, int is_write, const ncp_extents *ext,
     }
     e = c.gerr != NC_NOERR ? c.gerr : ioerr;
     call_end(&c);
-    return ncp_io_agree(f->comm, e);
+    return ncp_agree(f->comm, e);
 }

@@ -11,7 +11,7 @@
 #ifndef NCP_GROUP_H
 #define NCP_GROUP_H
 
-#include "ncp_io_driver.h"
+#include "../ncp_io_driver.h"
 
 /* The hints, agreed over every rank before anything is opened. */
 typedef struct ncp_group_conf {
