@@ -138,8 +138,9 @@ def upward(graph):
     return sorted(bad), sorted(unknown)
 
 
-def call_graph(objdir):
-    """{file.c: set(file.c)} from the symbols each object defines and uses."""
+def call_graph(objdir, src):
+    """{file.c: set(file.c)} from the symbols each object defines and uses;
+    objects whose source is gone (a stale build) are skipped."""
     defs, uses = {}, {}
     for root, _, files in os.walk(objdir):
         for name in files:
@@ -147,6 +148,8 @@ def call_graph(objdir):
                 continue
             path = os.path.join(root, name)
             rel = os.path.relpath(path, objdir)[: -len(".o")]
+            if not os.path.isfile(os.path.join(src, rel)):
+                continue
             out = subprocess.run(["nm", path], capture_output=True,
                                  text=True, check=True).stdout
             uses[rel] = set()
@@ -194,7 +197,7 @@ def main():
         if not os.path.isdir(args.objects):
             print(f"{args.objects}: no such folder", file=sys.stderr)
             return 2
-        bad |= report("call", call_graph(args.objects), args.graph)
+        bad |= report("call", call_graph(args.objects, args.src), args.graph)
     print("layers: " + ("BROKEN" if bad else "ok (" + " > ".join(
         n for n, _ in LAYERS) + ")"))
     return 1 if bad else 0

@@ -42,12 +42,13 @@ typedef struct ncp_file {
     char *path;
     int writable;
     MPI_Info info;      /* every hint, passed to MPI_File_open (owned) */
-    const ncp_io_driver *drv;
+    const ncp_io_driver *drv;   /* the driver io.c calls: the top of the stack */
+    const ncp_io_driver *mover; /* the one that moves the bytes: mpiio or posix */
     MPI_File fh;        /* mpiio: collective handle */
     MPI_File fh_self;   /* mpiio: independent handle, MPI_FILE_NULL until used */
     int fd;             /* posix: this rank's descriptor */
     struct ncp_posix *posix; /* posix: the aggregators and their limits */
-    struct ncp_group *group; /* I/O groups, NULL when not grouped */
+    struct ncp_group *group; /* the I/O groups' state, NULL when not grouped */
     ncp_group_stats gstats;
     int64_t driver_rounds; /* posix: aggregated write rounds on this handle */
     int64_t driver_shm_rounds; /* of them, staged in shared memory */

@@ -1,6 +1,8 @@
 /*
- * group.c -- I/O groups (ncp_group.h): the hints, the groups'
- * communicators and the aggregators' own file handle.
+ * group.c -- I/O groups (ncp_group.h), a driver stacked over the file's
+ * own: the hints, the groups' communicators, the aggregators' own file
+ * handle, and the driver table that sends collective transfers through
+ * the aggregators and everything else straight to the inner driver.
  *
  * Groups are consecutive ranks (nc_io_group_size=N, or "all" for one
  * writer, MOM's single-threaded mode) or a node's ranks cut into K groups
@@ -20,11 +22,9 @@
 #include "../../util/ncp_hints.h"
 #include "pnetcdf.h"
 
-/* The cap bounds the aggregator's staging buffer.  4 MiB, measured
- * (docs/IO_GROUPS.md): coll_perf at 8 ranks wrote 1.45x faster with 4 MiB
- * rounds than with one 64 MiB round, whose staging buffer is fresh
- * memory (a page fault per 4 KiB) and falls out of cache between the
- * gather and the write. */
+/* The cap bounds the aggregator's staging buffer: rounds of a few MiB
+ * keep it in cache between the gather and the write, and reuse its pages
+ * (docs/IO_GROUPS.md). */
 #define NCP_GROUP_CAP_DEFAULT ((int64_t)4 << 20)
 /* The staging buffer's byte counts travel as MPI ints. */
 #define NCP_GROUP_CAP_MAX ((int64_t)1 << 30)
@@ -72,7 +72,7 @@ static int read_own_hints(MPI_Info info, ncp_group_conf *c)
 
 /* Every rank must form the same groups: one MAX over (bad, v, -v) tells
  * both a bad value anywhere and any difference between ranks. */
-int ncp_group_conf_read(ncp_file *f, ncp_group_conf *c)
+static int conf_read(ncp_file *f, ncp_group_conf *c)
 {
     int64_t v[7], all[7];
     int rank, i, differ = 0;
@@ -117,12 +117,10 @@ static void split_groups(ncp_file *f, const ncp_group_conf *c, MPI_Comm *out)
 }
 
 /*
- * The aggregators' file: their I/O phase is that driver's own collective
- * call among them, hints and all.  For posix that keeps its file-domain
- * aggregation (nc_posix_aggrs_per_node, default one writer per node):
- * measured on coll_perf at 8 ranks, groups of 2 wrote 0.82-0.91x as fast
- * as ungrouped that way, and 0.57-0.62x with every aggregator writing its
- * own interleaved runs (they contend for the file's lock).
+ * The aggregators' file: their I/O phase is the inner driver's own
+ * collective call among them, hints and all.  For posix that keeps its
+ * file-domain aggregation (nc_posix_aggrs_per_node), so the aggregators
+ * do not contend for the file's lock with interleaved runs.
  */
 static int open_afile(ncp_file *f, ncp_group *g)
 {
@@ -132,10 +130,15 @@ static int open_afile(ncp_file *f, ncp_group *g)
         free(af);
         return err;
     }
-    err = ncp_io_open_plain(af, g->acomm, f->path, f->writable, f->info,
-                            f->drv);
-    if (err != NC_NOERR) free(af);
-    else g->afile = af;
+    err = ncp_file_init(af, g->acomm, f->path, f->writable, f->info);
+    af->drv = af->mover = g->inner;
+    if (err == NC_NOERR) err = af->drv->open(af, 0, 0);
+    if (err != NC_NOERR) {
+        ncp_file_release(af);
+        free(af);
+    } else {
+        g->afile = af;
+    }
     return err;
 }
 
@@ -168,21 +171,13 @@ static void free_workspace(ncp_group *g)
     free(g->stage);
 }
 
-int ncp_group_open(ncp_file *f, const ncp_group_conf *c)
+/* Collective, after the inner driver opened f: form the groups and open
+ * the file over the aggregators. */
+static int groups_form(ncp_file *f, ncp_group *g)
 {
     int rank, err;
-    ncp_group *g = calloc(1, sizeof(*g));
-    err = ncp_agree(f->comm, g ? NC_NOERR : NC_ENOMEM);
-    if (err != NC_NOERR) {
-        free(g);
-        return err;
-    }
-    f->group = g;
-    g->comm = g->acomm = MPI_COMM_NULL;
-    g->pair = MPI_DATATYPE_NULL;
-    g->cap = c->cap;
     MPI_Comm_rank(f->comm, &rank);
-    split_groups(f, c, &g->comm);
+    split_groups(f, &g->conf, &g->comm);
     MPI_Comm_size(g->comm, &g->size);
     MPI_Comm_rank(g->comm, &g->rank);
     MPI_Comm_split(f->comm, g->rank == 0 ? 0 : MPI_UNDEFINED, rank,
@@ -191,29 +186,18 @@ int ncp_group_open(ncp_file *f, const ncp_group_conf *c)
     MPI_Type_commit(&g->pair);
     err = ncp_agree(f->comm, alloc_workspace(g));
     if (err == NC_NOERR && g->acomm != MPI_COMM_NULL) err = open_afile(f, g);
-    err = ncp_agree(f->comm, err);
-    if (err != NC_NOERR) ncp_group_close(f);
-    return err;
-}
-
-int ncp_group_sync(ncp_file *f)
-{
-    ncp_group *g = f->group;
-    int err = NC_NOERR;
-    if (g->afile) err = g->afile->drv->sync(g->afile);
     return ncp_agree(f->comm, err);
 }
 
-int ncp_group_close(ncp_file *f)
+/* Collective: close the aggregators' file, free the groups. */
+static int groups_free(ncp_file *f)
 {
     ncp_group *g = f->group;
     int err = NC_NOERR;
     if (!g) return NC_NOERR;
     if (g->afile) {
-        /* the dataset's profile outlives the groups: keep the rounds */
-        f->driver_rounds += g->afile->driver_rounds;
-        f->driver_shm_rounds += g->afile->driver_shm_rounds;
-        err = ncp_io_close(g->afile);
+        err = g->inner->close(g->afile);
+        ncp_file_release(g->afile);
         free(g->afile);
     }
     if (g->acomm != MPI_COMM_NULL) MPI_Comm_free(&g->acomm);
@@ -224,3 +208,125 @@ int ncp_group_close(ncp_file *f)
     f->group = NULL;
     return err;
 }
+
+/* ---- the driver ------------------------------------------------------- */
+
+/* The hints are read before anything is opened, so a bad one creates
+ * nothing; the groups keep the inner driver they wrap. */
+static int group_stack(ncp_file *f, int *on)
+{
+    ncp_group_conf c;
+    ncp_group *g = NULL;
+    int err = conf_read(f, &c);
+    *on = err == NC_NOERR && (c.size || c.per_node);
+    if (!*on) return err;
+    g = calloc(1, sizeof(*g));
+    err = ncp_agree(f->comm, g ? NC_NOERR : NC_ENOMEM);
+    if (err != NC_NOERR) {
+        free(g);
+        *on = 0;
+        return err;
+    }
+    g->conf = c;
+    g->cap = c.cap;
+    g->inner = f->drv;
+    g->comm = g->acomm = MPI_COMM_NULL;
+    g->pair = MPI_DATATYPE_NULL;
+    f->group = g;
+    return NC_NOERR;
+}
+
+static int group_open(ncp_file *f, int create, int clobber)
+{
+    ncp_group *g = f->group;
+    int err = g->inner->open(f, create, clobber);
+    if (err != NC_NOERR) {
+        free(g);
+        f->group = NULL;
+        return err;
+    }
+    err = groups_form(f, g);
+    if (err != NC_NOERR) {
+        groups_free(f);
+        (void)g->inner->close(f);
+    }
+    return err;
+}
+
+static int group_close(ncp_file *f)
+{
+    const ncp_io_driver *inner = f->group->inner;
+    int err = groups_free(f), e = inner->close(f);
+    return err != NC_NOERR ? err : e;
+}
+
+/* Independent transfers cannot be grouped: an aggregator would have to
+ * take part in a call it does not make. */
+static int group_xferv(ncp_file *f, int collective, int is_write,
+                       const ncp_extents *ext, const ncp_extents *mem)
+{
+    if (collective) return ncp_group_xferv(f, is_write, ext, mem);
+    return f->group->inner->xferv(f, 0, is_write, ext, mem);
+}
+
+/* A collective transfer's bytes travel between ranks first: only the
+ * inner driver's independent transfers take swap widths. */
+static int group_swaps(const ncp_file *f, int collective, int is_write)
+{
+    const ncp_io_driver *inner = f->group->inner;
+    if (collective || !inner->swaps) return 0;
+    return inner->swaps(f, collective, is_write);
+}
+
+/* f's own handle is synced by the inner driver; the aggregators' file
+ * reaches storage too. */
+static int group_sync(ncp_file *f)
+{
+    ncp_group *g = f->group;
+    int err = g->inner->sync(f), e = NC_NOERR;
+    if (g->afile) e = g->inner->sync(g->afile);
+    e = ncp_agree(f->comm, e);
+    return err != NC_NOERR ? err : e;
+}
+
+static int group_write_at(ncp_file *f, MPI_Offset off, const void *buf,
+                          int64_t n)
+{
+    return f->group->inner->write_at(f, off, buf, n);
+}
+
+static int group_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
+                         int64_t *got)
+{
+    return f->group->inner->read_at(f, off, buf, n, got);
+}
+
+static int group_get_size(ncp_file *f, MPI_Offset *size)
+{
+    return f->group->inner->get_size(f, size);
+}
+
+static int group_set_size(ncp_file *f, MPI_Offset size)
+{
+    return f->group->inner->set_size(f, size);
+}
+
+static int group_get_info(ncp_file *f, MPI_Info *info)
+{
+    return f->group->inner->get_info(f, info);
+}
+
+const ncp_io_driver ncp_io_group_driver = {
+    .name = "group",
+    .stack = group_stack,
+    .swaps = group_swaps,
+    .open = group_open,
+    .close = group_close,
+    .xferv = group_xferv,
+    .write_at = group_write_at,
+    .read_at = group_read_at,
+    .get_size = group_get_size,
+    .set_size = group_set_size,
+    .sync = group_sync,
+    .get_info = group_get_info,
+};
