@@ -8,7 +8,7 @@
 
 #include <mpi.h>
 
-#include "../dataset/ncp_entry.h"
+#include "ncp_data_args.h"
 #include "../format/ncp_header.h"
 #include "../base/ncp_extents.h"
 

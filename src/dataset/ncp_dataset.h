@@ -30,12 +30,11 @@
 
 #include "../format/ncp_header.h"
 #include "../format/ncp_xconv.h"
-#include "ncp_entry.h"
+#include "ncp_attr.h"
 #include "../io/ncp_io.h"
 #include "../base/ncp_agree.h"
 #include "../base/ncp_mpi_err.h"
 #include "../util/ncp_hints.h"
-#include "../engine/ncp_engine.h"
 #include "ncpario.h"
 #include "ncp_safe.h"
 
@@ -46,6 +45,16 @@
 #define NCP_F_WRITE 0x10     /* opened writable */
 #define NCP_F_NUMRECS 0x20   /* numrecs changed since last header write */
 #define NCP_F_ALIGNED 0x40   /* layout alignments fixed (first enddef) */
+
+/* The posted iput/iget/bput ops of a dataset and its attached bput buffer;
+ * the engine (engine/queue.c) fills and drains it. */
+typedef struct ncp_queue {
+    struct ncp_op **ops;
+    int n, cap;
+    int next_id;
+    int64_t bput_size;   /* attached with ncmpi_buffer_attach; -1: none */
+    int64_t bput_used;
+} ncp_queue;
 
 typedef struct ncp_dataset {
     int ncid;
@@ -97,6 +106,12 @@ int ncp_header_read(ncp_dataset *ds);  /* collective; rank 0 reads, bcast */
 /* With NCPARIO_PROFILE=1: the counters of every rank, reduced, printed to
  * stderr by rank 0.  Collective (called by close). */
 void ncp_profile_report(ncp_dataset *ds, const char *path);
+
+/* --- lifecycle.c -------------------------------------------------------- */
+/* ncmpi_close and ncmpi_abort after the engine dropped the dataset's
+ * pending requests (pending of them: close then returns NC_EPENDING). */
+int ncp_dataset_close(int ncid, int pending);
+int ncp_dataset_abort(int ncid);
 
 /* --- enddef.c ------------------------------------------------------------- */
 int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);
