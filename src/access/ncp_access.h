@@ -39,7 +39,7 @@ void ncp_req_free(ncp_req *r);
  * into r->given.  NC_ETYPE_MISMATCH, NC_EUNSPTETYPE, NC_EMULTITYPES for a
  * file type not built from the variable's own MPI type; NC_EFILE for one
  * whose type map overlaps, runs backwards or starts before the variable;
- * NC_EIOMISMATCH for a negative bufcount. */
+ * NC_EIOMISMATCH for a negative bufcount.  On error the caller frees r. */
 int ncp_req_build_vard(const ncp_header *h, const ncp_var *v,
                        const ncp_data_args *a, ncp_req *r);
 

@@ -123,9 +123,6 @@ int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);
 int ncp_fill_new_vars(ncp_dataset *ds, int from_var);
 /* The fill value of var in external form (xsize bytes into out). */
 void ncp_var_fill_value(const ncp_var *v, void *out);
-/* NC_ELATEFILL when varid was defined before this redef: its fill value
- * can no longer change (its bytes may already be on disk). */
-int ncp_fill_too_late(const ncp_dataset *ds, int varid);
 /* After open every variable reports fill on, whatever the file's mode
  * (NC_NOFILL, as after create), as PnetCDF reports it. */
 void ncp_fill_mark_opened(ncp_dataset *ds);
