@@ -7,10 +7,11 @@ one above, and the include graph between files has no cycle.  The check
 reads only the `#include "..."` lines, so it runs without a build; it is
 the ctest `layers.no_cycles`.
 
-With --objects DIR (the object files of the library, e.g.
-build/CMakeFiles/ncpario_obj.dir/src), it also builds the call graph from
-the symbols each object defines and uses (nm), and prints the edges that
-go up a layer and the cycles between .c files.  --graph prints every
+With --objects (the library's object files, or the folder holding them,
+e.g. build/CMakeFiles/ncpario_obj.dir/src) it also builds the call graph
+from the symbols each object defines and uses (nm): a call up a layer
+fails (ctest `layers.no_upward_calls`); a cycle between .c files is
+printed, and fails only with --call-cycles-fail.  --graph prints every
 include (and call) edge, for reading.
 
 Exit status: 0 clean, 1 a rule is broken, 2 usage or setup error.
@@ -21,26 +22,28 @@ import re
 import subprocess
 import sys
 
-# Top to bottom.  Layers that share a rank may include each other's headers
-# (still without a cycle); a lower rank never includes a higher one.
-#   api      the public functions, thin expansions into the entry points
-#   dataset  one open dataset: define mode, header I/O, attributes, table
+# Top to bottom.  A file may include headers of its own layer or of one
+# listed below it, never of one above.  Folders that share a rank are one
+# layer (io/group is part of io), and between their files only the
+# no-cycle rule holds.
+#   api      the public functions: thin expansions into the entry points
 #   engine   data calls: ops, the queue of nonblocking requests, the flush
+#   dataset  one open dataset: its state, define mode, header I/O, attributes
 #   access   one request's coordinates turned into file extents
-#   io       the file: the front (io.c) and the drivers behind it
-#   io/group I/O groups, a driver stacked over the file's own driver
-#   base     extent lists, agreement, k-way merge, MPI error codes
+#   io       the file: the front (io.c), the I/O groups stacked over the
+#            driver that moves the bytes (posix, mpiio)
+#   base     extent lists, the error agreement, k-way merge, MPI error map,
+#            a transfer seen as a byte stream
 #   util     hints and the error strings
 #   format   the netCDF classic format, no MPI
 LAYERS = [
-    ("api", 9),
-    ("dataset", 8),
+    ("api", 8),
     ("engine", 7),
-    ("access", 6),
-    ("io", 5),
+    ("dataset", 6),
+    ("access", 5),
+    ("io", 4),
     ("io/group", 4),
-    ("io/stream", 3),
-    ("base", 2),
+    ("base", 3),
     ("util", 2),
     ("format", 1),
 ]
@@ -138,34 +141,48 @@ def upward(graph):
     return sorted(bad), sorted(unknown)
 
 
-def call_graph(objdir, src):
-    """{file.c: set(file.c)} from the symbols each object defines and uses;
-    objects whose source is gone (a stale build) are skipped."""
+def object_files(objects):
+    """The .o files named, or found under the folders named (an argument
+    may be a ;-separated list, as CMake's $<TARGET_OBJECTS> gives it)."""
+    out = []
+    for o in [x for arg in objects for x in arg.split(";") if x]:
+        if os.path.isdir(o):
+            for root, _, files in os.walk(o):
+                out += [os.path.join(root, n) for n in files
+                        if n.endswith(".o")]
+        else:
+            out.append(o)
+    return out
+
+
+def call_graph(objects, src, nm):
+    """{file.c: [file.c]} from the symbols each object defines and uses.
+    An object is mapped to its source by the path after its last "src/"
+    (CMake names them src/<folder>/<file>.c.o); objects whose source is
+    gone (a stale build) are skipped."""
     defs, uses = {}, {}
-    for root, _, files in os.walk(objdir):
-        for name in files:
-            if not name.endswith(".c.o"):
-                continue
-            path = os.path.join(root, name)
-            rel = os.path.relpath(path, objdir)[: -len(".o")]
-            if not os.path.isfile(os.path.join(src, rel)):
-                continue
-            out = subprocess.run(["nm", path], capture_output=True,
-                                 text=True, check=True).stdout
-            uses[rel] = set()
-            for line in out.splitlines():
-                parts = line.split()
-                if len(parts) == 2 and parts[0] == "U":
-                    uses[rel].add(parts[1])
-                elif len(parts) == 3 and parts[1] in "TDBRC":
-                    defs[parts[2]] = rel
-    graph = {}
-    for f, syms in uses.items():
-        graph[f] = sorted({defs[s] for s in syms if s in defs and defs[s] != f})
-    return graph
+    for path in object_files(objects):
+        norm = path.replace(os.sep, "/")
+        if "/src/" not in norm:
+            continue
+        rel = norm.rsplit("/src/", 1)[1]
+        rel = rel[: -len(".o")] if rel.endswith(".o") else rel
+        if not os.path.isfile(os.path.join(src, rel)):
+            continue
+        out = subprocess.run([nm, path], capture_output=True, text=True,
+                             check=True).stdout
+        uses[rel] = set()
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == "U":
+                uses[rel].add(parts[1])
+            elif len(parts) == 3 and parts[1] in "TDBRC":
+                defs[parts[2]] = rel
+    return {f: sorted({defs[s] for s in syms if s in defs and defs[s] != f})
+            for f, syms in uses.items()}
 
 
-def report(kind, graph, verbose):
+def report(kind, graph, verbose, cycles_fail=True):
     bad_up, unknown = upward(graph)
     cyc = cycles(graph)
     if verbose:
@@ -179,14 +196,19 @@ def report(kind, graph, verbose):
         print(f"{kind}: upward: {a} ({layer_of(a)}) -> {b} ({layer_of(b)})")
     for c in cyc:
         print(f"{kind}: cycle: {' '.join(c)}")
-    return bool(bad_up or unknown or cyc)
+    return bool(bad_up or unknown or (cyc and cycles_fail))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("src", help="the src/ folder")
-    ap.add_argument("--objects", help="the library's object folder: also "
-                    "check the call graph")
+    ap.add_argument("--objects", nargs="+", metavar="OBJ",
+                    help="the library's object files (or a folder of them): "
+                    "also check the call graph")
+    ap.add_argument("--nm", default="nm", help="the nm program")
+    ap.add_argument("--call-cycles-fail", action="store_true",
+                    help="a cycle between .c files fails the check too "
+                    "(otherwise it is only printed)")
     ap.add_argument("--graph", action="store_true", help="print every edge")
     args = ap.parse_args()
     if not os.path.isdir(args.src):
@@ -194,10 +216,11 @@ def main():
         return 2
     bad = report("include", scan_includes(args.src), args.graph)
     if args.objects:
-        if not os.path.isdir(args.objects):
-            print(f"{args.objects}: no such folder", file=sys.stderr)
+        calls = call_graph(args.objects, args.src, args.nm)
+        if not calls:
+            print("no object of src/ among --objects", file=sys.stderr)
             return 2
-        bad |= report("call", call_graph(args.objects, args.src), args.graph)
+        bad |= report("call", calls, args.graph, args.call_cycles_fail)
     print("layers: " + ("BROKEN" if bad else "ok (" + " > ".join(
         n for n, _ in LAYERS) + ")"))
     return 1 if bad else 0

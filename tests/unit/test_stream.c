@@ -16,7 +16,7 @@
 
 #include <pnetcdf.h>
 
-#include "io/ncp_stream.h"
+#include "base/ncp_stream.h"
 
 enum { NSETS = 300, NWINDOWS = 60, MAXEXT = 40 };
 
