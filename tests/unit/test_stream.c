@@ -1,5 +1,5 @@
 /*
- * test_stream.c -- unit test of the window helpers of src/io/stream.c
+ * test_stream.c -- unit test of the window helpers of src/base/stream.c
  * that the aggregated writes cut their rounds with.  For random sorted,
  * disjoint extents and random file windows [lo, hi): ncp_extents_touching
  * counts the extents touching the window (the shared staging reserves
