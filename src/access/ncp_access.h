@@ -8,9 +8,9 @@
 
 #include <mpi.h>
 
-#include "../dataset/ncp_entry.h"
+#include "ncp_data_args.h"
 #include "../format/ncp_header.h"
-#include "../io/ncp_io.h"
+#include "../base/ncp_extents.h"
 
 typedef struct ncp_req {
     const ncp_var *var;
@@ -39,7 +39,7 @@ void ncp_req_free(ncp_req *r);
  * into r->given.  NC_ETYPE_MISMATCH, NC_EUNSPTETYPE, NC_EMULTITYPES for a
  * file type not built from the variable's own MPI type; NC_EFILE for one
  * whose type map overlaps, runs backwards or starts before the variable;
- * NC_EIOMISMATCH for a negative bufcount. */
+ * NC_EIOMISMATCH for a negative bufcount.  On error the caller frees r. */
 int ncp_req_build_vard(const ncp_header *h, const ncp_var *v,
                        const ncp_data_args *a, ncp_req *r);
 

@@ -104,7 +104,10 @@ int ncp_req_build(const ncp_header *h, const ncp_var *v,
                   const ncp_data_args *a, ncp_req *r)
 {
     int err = NC_NOERR, i, n = v->ndims;
-    if (a->kind == NCP_SHAPE_VARD) return ncp_req_build_vard(h, v, a, r);
+    if (a->kind == NCP_SHAPE_VARD) {
+        if ((err = ncp_req_build_vard(h, v, a, r)) != NC_NOERR) ncp_req_free(r);
+        return err;
+    }
     memset(r, 0, sizeof(*r));
     r->var = v;
     r->ndims = n;

@@ -77,10 +77,7 @@ int ncp_req_build_vard(const ncp_header *h, const ncp_var *v,
     else if (a->bufcount < 0 && a->buftype != MPI_DATATYPE_NULL)
         err = NC_EIOMISMATCH;
     else if (!empty) err = check_order(e);
-    if (err != NC_NOERR) {
-        ncp_req_free(r);
-        return err;
-    }
+    if (err != NC_NOERR) return err;
     /* The records the type reaches count even when nothing is moved. */
     if (v->is_record && e->n > 0) {
         int64_t i, end = 0;
@@ -90,10 +87,8 @@ int ncp_req_build_vard(const ncp_header *h, const ncp_var *v,
     }
     /* CDF-1/2 hold numrecs in 32 bits, as for the other puts. */
     if (a->is_put && v->is_record && h->format != NCP_CDF5 &&
-        r->end_rec > INT32_MAX) {
-        ncp_req_free(r);
+        r->end_rec > INT32_MAX)
         return NC_EINTOVERFLOW;
-    }
     r->nelems = empty ? 0 : e->nbytes / ncp_xtype_size(v->xtype);
     return NC_NOERR;
 }

@@ -10,7 +10,8 @@
  *
  * Invariant: the generated functions do no work of their own; they only
  * describe the call (ncp_data_args, or the attribute arguments) and hand it
- * to src/dataset/, which validates everything.
+ * to the engine's entry points (data) or the dataset's (attributes), which
+ * validate everything.
  */
 #ifndef NCP_API_H
 #define NCP_API_H
@@ -19,7 +20,8 @@
 #include <string.h>
 
 #include "pnetcdf.h"
-#include "../dataset/ncp_entry.h"
+#include "../engine/ncp_entry.h"
+#include "../dataset/ncp_attr.h"
 
 /*
  * X(suffix, C type, ncp_mtype, MPI datatype) for the eleven numeric types.

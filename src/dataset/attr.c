@@ -131,6 +131,15 @@ fail:
     return err;
 }
 
+/* NC_ELATEFILL when varid was defined before this redef: its fill value
+ * can no longer change (its bytes may already be on disk). */
+static int fill_too_late(const ncp_dataset *ds, int varid)
+{
+    if (ds->on_disk && varid >= 0 && varid < ds->on_disk->nvars)
+        return NC_ELATEFILL;
+    return NC_NOERR;
+}
+
 int ncp_att_put(int ncid, int varid, const char *name, int xtype,
                 MPI_Offset nelems, const void *buf, int mtype)
 {
@@ -152,7 +161,7 @@ int ncp_att_put(int ncid, int varid, const char *name, int xtype,
     }
     /* Only a put is refused: PnetCDF lets copy_att and rename_att through. */
     if (varid != NC_GLOBAL && strcmp(nfc, "_FillValue") == 0 &&
-        (err = ncp_fill_too_late(ds, varid)) != NC_NOERR)
+        (err = fill_too_late(ds, varid)) != NC_NOERR)
         goto done;
     conv = make_xvalue(ds, xtype, nelems, buf, mtype, &xvalue);
     if (conv != NC_NOERR && conv != NC_ERANGE) {

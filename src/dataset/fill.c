@@ -96,13 +96,6 @@ int ncp_fill_new_vars(ncp_dataset *ds, int from_var)
     return err;
 }
 
-int ncp_fill_too_late(const ncp_dataset *ds, int varid)
-{
-    if (ds->on_disk && varid >= 0 && varid < ds->on_disk->nvars)
-        return NC_ELATEFILL;
-    return NC_NOERR;
-}
-
 void ncp_fill_mark_opened(ncp_dataset *ds)
 {
     int i;

@@ -252,7 +252,7 @@ int ncmpi_inq_file_format(const char *filename, int *formatp)
     if (!filename) return NC_EINVAL;
     mpierr = MPI_File_open(MPI_COMM_SELF, filename, MPI_MODE_RDONLY,
                            MPI_INFO_NULL, &fh);
-    if (mpierr != MPI_SUCCESS) return ncp_io_mpi_err(mpierr, NC_ENOENT);
+    if (mpierr != MPI_SUCCESS) return ncp_mpi_err(mpierr, NC_ENOENT);
     mpierr = MPI_File_read_at(fh, 0, sig, 8, MPI_BYTE, &st);
     if (mpierr == MPI_SUCCESS) MPI_Get_count(&st, MPI_BYTE, &got);
     MPI_File_close(&fh);

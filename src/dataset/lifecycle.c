@@ -44,7 +44,7 @@ static void dataset_free(ncp_dataset *ds)
 {
     if (!ds) return;
     ncp_dataset_remove(ds);
-    ncp_queue_discard(ds);
+    free(ds->queue.ops); /* its ops were dropped by the engine at close */
     ncp_header_free(&ds->hdr);
     if (ds->on_disk) {
         ncp_header_free(ds->on_disk);
@@ -65,7 +65,7 @@ static int dataset_new(MPI_Comm comm, int cmode, ncp_dataset **out)
     MPI_Comm_rank(ds->comm, &ds->rank);
     MPI_Comm_size(ds->comm, &ds->nprocs);
     ncp_header_init(&ds->hdr, NCP_CDF1);
-    ncp_queue_init(&ds->queue);
+    ds->queue.bput_size = -1; /* no bput buffer attached */
     ds->define_since = MPI_Wtime();
     *out = ds;
     return NC_NOERR;
@@ -184,16 +184,14 @@ static int settle_numrecs(ncp_dataset *ds)
     return ncp_numrecs_agree(ds);
 }
 
-int ncmpi_close(int ncid)
+int ncp_dataset_close(int ncid, int pending)
 {
-    int err, err2, pending;
+    int err, err2;
     ncp_dataset *ds;
     char *path;
     double t0 = MPI_Wtime();
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     path = ds->file.path ? strdup(ds->file.path) : NULL; /* for the report */
-    /* Requests never waited for are cancelled, and said so. */
-    pending = ncp_queue_discard(ds);
     if (ds->flags & NCP_F_DEFINE)
         err = ncp_enddef(ds, NULL);
     else
@@ -209,7 +207,7 @@ int ncmpi_close(int ncid)
     return err;
 }
 
-int ncmpi_abort(int ncid)
+int ncp_dataset_abort(int ncid)
 {
     int err;
     ncp_dataset *ds;
@@ -239,7 +237,7 @@ int ncmpi_delete(const char *filename, MPI_Info info)
     int mpierr;
     if (!filename) return NC_EINVAL;
     mpierr = MPI_File_delete(filename, info);
-    return ncp_io_mpi_err(mpierr, NC_EFILE);
+    return ncp_mpi_err(mpierr, NC_EFILE);
 }
 
 int ncmpi_sync(int ncid)

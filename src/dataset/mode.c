@@ -7,13 +7,6 @@
 #include "ncp_dataset.h"
 #include "pnetcdf.h"
 
-int ncp_agree(MPI_Comm comm, int err)
-{
-    int all = err;
-    MPI_Allreduce(&err, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all;
-}
-
 int ncp_require_define(const ncp_dataset *ds)
 {
     return (ds->flags & NCP_F_DEFINE) ? NC_NOERR : NC_ENOTINDEFINE;

@@ -30,10 +30,11 @@
 
 #include "../format/ncp_header.h"
 #include "../format/ncp_xconv.h"
-#include "ncp_entry.h"
+#include "ncp_attr.h"
 #include "../io/ncp_io.h"
+#include "../base/ncp_agree.h"
+#include "../base/ncp_mpi_err.h"
 #include "../util/ncp_hints.h"
-#include "../engine/ncp_engine.h"
 #include "ncpario.h"
 #include "ncp_safe.h"
 
@@ -44,6 +45,16 @@
 #define NCP_F_WRITE 0x10     /* opened writable */
 #define NCP_F_NUMRECS 0x20   /* numrecs changed since last header write */
 #define NCP_F_ALIGNED 0x40   /* layout alignments fixed (first enddef) */
+
+/* The posted iput/iget/bput ops of a dataset and its attached bput buffer;
+ * the engine (engine/queue.c) fills and drains it. */
+typedef struct ncp_queue {
+    struct ncp_op **ops;
+    int n, cap;
+    int next_id;
+    int64_t bput_size;   /* attached with ncmpi_buffer_attach; -1: none */
+    int64_t bput_used;
+} ncp_queue;
 
 typedef struct ncp_dataset {
     int ncid;
@@ -73,10 +84,6 @@ void ncp_dataset_remove(ncp_dataset *ds);
  * ids (may be NULL; room for *num). */
 int ncp_dataset_ids(int *num, int *ids);
 
-/* --- the consensus helpers (consensus.c) --------------------------------- */
-/* All ranks return the worst (most negative) of their codes. */
-int ncp_agree(MPI_Comm comm, int err);
-
 /* --- state checks (mode.c) ----------------------------------------------- */
 int ncp_require_define(const ncp_dataset *ds);
 int ncp_require_data(const ncp_dataset *ds, int collective);
@@ -100,6 +107,12 @@ int ncp_header_read(ncp_dataset *ds);  /* collective; rank 0 reads, bcast */
  * stderr by rank 0.  Collective (called by close). */
 void ncp_profile_report(ncp_dataset *ds, const char *path);
 
+/* --- lifecycle.c -------------------------------------------------------- */
+/* ncmpi_close and ncmpi_abort after the engine dropped the dataset's
+ * pending requests (pending of them: close then returns NC_EPENDING). */
+int ncp_dataset_close(int ncid, int pending);
+int ncp_dataset_abort(int ncid);
+
 /* --- enddef.c ------------------------------------------------------------- */
 int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);
 
@@ -110,9 +123,6 @@ int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);
 int ncp_fill_new_vars(ncp_dataset *ds, int from_var);
 /* The fill value of var in external form (xsize bytes into out). */
 void ncp_var_fill_value(const ncp_var *v, void *out);
-/* NC_ELATEFILL when varid was defined before this redef: its fill value
- * can no longer change (its bytes may already be on disk). */
-int ncp_fill_too_late(const ncp_dataset *ds, int varid);
 /* After open every variable reports fill on, whatever the file's mode
  * (NC_NOFILL, as after create), as PnetCDF reports it. */
 void ncp_fill_mark_opened(ncp_dataset *ds);

@@ -15,9 +15,8 @@
 #include <stdint.h>
 
 #include "../access/ncp_access.h"
-#include "../dataset/ncp_entry.h"
-
-struct ncp_dataset;
+#include "../dataset/ncp_dataset.h"
+#include "ncp_entry.h"
 
 /* The user's buffer as the engine sees it. */
 typedef struct ncp_membuf {
@@ -115,17 +114,9 @@ int ncp_swapset_build(ncp_op **ops, int n, int is_write, int deferred,
 void ncp_swapset_apply(const ncp_swapset *set);
 void ncp_swapset_free(ncp_swapset *set);
 
-/* Per-dataset queue of posted iput/iget/bput ops (queue.c). */
-typedef struct ncp_queue {
-    ncp_op **ops;
-    int n, cap;
-    int next_id;
-    int64_t bput_size;   /* attached with ncmpi_buffer_attach; -1: none */
-    int64_t bput_used;
-} ncp_queue;
-
-void ncp_queue_init(ncp_queue *q);
-/* Drop every pending op (close, abort); returns how many requests. */
-int ncp_queue_discard(struct ncp_dataset *ds);
+/* The dataset's queue of posted ops (ncp_queue, ncp_dataset.h): drop every
+ * pending op, as close and abort do; returns how many requests there were
+ * (0 for an ncid that names no open dataset). */
+int ncp_queue_discard(int ncid);
 
 #endif

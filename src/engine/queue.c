@@ -15,12 +15,6 @@
 #include "ncp_engine.h"
 #include "pnetcdf.h"
 
-void ncp_queue_init(ncp_queue *q)
-{
-    memset(q, 0, sizeof(*q));
-    q->bput_size = -1;
-}
-
 static int queue_push(ncp_queue *q, ncp_op *op)
 {
     if (q->n == q->cap) {
@@ -360,10 +354,14 @@ int ncmpi_cancel(int ncid, int num, int *reqs, int *statuses)
     return err;
 }
 
-int ncp_queue_discard(ncp_dataset *ds)
+int ncp_queue_discard(int ncid)
 {
-    ncp_queue *q = &ds->queue;
-    int k, ids = count_ids(q->ops, q->n);
+    ncp_dataset *ds;
+    ncp_queue *q;
+    int k, ids;
+    if (ncp_dataset_get(ncid, &ds) != NC_NOERR) return 0;
+    q = &ds->queue;
+    ids = count_ids(q->ops, q->n);
     for (k = 0; k < q->n; k++) q->ops[k]->status = NC_EINVAL_REQUEST;
     drop_ops(ds, q->ops, q->n);
     free(q->ops);

@@ -27,6 +27,10 @@ typedef enum ncp_mtype {
     NCP_M_COUNT
 } ncp_mtype;
 
+/* mtype value for the flexible form (the element type comes from the MPI
+ * buffer type) and for the untyped attribute calls. */
+#define NCP_M_FLEX (-1)
+
 /* Size in bytes of a C element of mtype. */
 size_t ncp_mtype_size(ncp_mtype mt);
 /* The memory type whose C type matches external type xtype (the "native"

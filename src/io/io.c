@@ -1,10 +1,11 @@
 /*
- * io.c -- the I/O layer's front: extent lists, the choice of driver at
- * open, and the calls of ncp_io.h passed on to the driver of each file.
+ * io.c -- the I/O layer's front: the choice of driver at open (the one
+ * that moves the bytes, and the I/O groups stacked over it when asked
+ * for), and the calls of ncp_io.h passed on to the top driver of each
+ * file.
  */
 #include "ncp_io_driver.h"
 #include "ncp_eof.h"
-#include "ncp_group.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -14,74 +15,6 @@
 #include "pnetcdf.h"
 #include "../util/ncp_hints.h"
 
-
-void ncp_extents_init(ncp_extents *e) { memset(e, 0, sizeof(*e)); }
-
-void ncp_extents_free(ncp_extents *e)
-{
-    free(e->off);
-    free(e->len);
-    free(e->swap);
-    ncp_extents_init(e);
-}
-
-/* Room for one more entry; the swap widths grow along once they exist. */
-static int extents_grow(ncp_extents *e)
-{
-    int64_t cap = e->cap ? e->cap * 2 : 64;
-    MPI_Offset *off = realloc(e->off, (size_t)cap * sizeof(*off));
-    if (!off) return NC_ENOMEM;
-    e->off = off;
-    MPI_Offset *len = realloc(e->len, (size_t)cap * sizeof(*len));
-    if (!len) return NC_ENOMEM;
-    e->len = len;
-    if (e->swap) {
-        unsigned char *w = realloc(e->swap, (size_t)cap);
-        if (!w) return NC_ENOMEM;
-        e->swap = w;
-    }
-    e->cap = cap;
-    return NC_NOERR;
-}
-
-int ncp_extents_add_swapped(ncp_extents *e, MPI_Offset off, MPI_Offset len,
-                            int width)
-{
-    unsigned char w = (unsigned char)(width > 1 ? width : 0);
-    int err;
-    if (len <= 0) return NC_NOERR;
-    if (w && !e->swap) { /* first swapped piece: earlier ones had none */
-        if (!(e->swap = calloc((size_t)(e->cap ? e->cap : 1), 1)))
-            return NC_ENOMEM;
-    }
-    e->nbytes += len;
-    if (e->n > 0 && e->off[e->n - 1] + e->len[e->n - 1] == off &&
-        (!e->swap || e->swap[e->n - 1] == w)) {
-        e->len[e->n - 1] += len;
-        return NC_NOERR;
-    }
-    if (e->n == e->cap && (err = extents_grow(e)) != NC_NOERR) {
-        e->nbytes -= len;
-        return err;
-    }
-    e->off[e->n] = off;
-    e->len[e->n] = len;
-    if (e->swap) e->swap[e->n] = w;
-    e->n++;
-    return NC_NOERR;
-}
-
-int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len)
-{
-    return ncp_extents_add_swapped(e, off, len, 0);
-}
-
-int ncp_io_agree(MPI_Comm comm, int err)
-{
-    int all = err;
-    MPI_Allreduce(&err, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all;
-}
 
 /* Every driver; a file's choice travels between ranks as its index. */
 static const ncp_io_driver *const drivers[] = {&ncp_io_mpiio_driver,
@@ -108,7 +41,7 @@ static int has_fs_prefix(const char *path)
     return colon && n >= 2 && strcspn(path, "/") > n;
 }
 
-/* Without a hint: posix, measured faster on node-local file systems
+/* Without a hint: posix, the faster on node-local file systems
  * (docs/BENCHMARKS.md), unless the path needs MPI-IO. */
 static int default_driver(const char *path)
 {
@@ -135,33 +68,16 @@ static int choose_driver(ncp_file *f, int rank)
                     drivers[code]->name);
     }
     MPI_Bcast(&code, 1, MPI_INT, 0, f->comm);
-    f->drv = drivers[code];
+    f->drv = f->mover = drivers[code];
     return NC_NOERR;
 }
 
-static void file_release(ncp_file *f)
+/* The I/O groups go over the chosen driver when their hints ask for them. */
+static int stack_groups(ncp_file *f)
 {
-    free(f->path);
-    f->path = NULL;
-    if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
-}
-
-/* Collective: f's fields before any driver sees it. */
-static int file_init(ncp_file *f, MPI_Comm comm, const char *path,
-                     int writable, MPI_Info info)
-{
-    int err = NC_NOERR;
-    memset(f, 0, sizeof(*f));
-    f->comm = comm;
-    f->fh = MPI_FILE_NULL;
-    f->fh_self = MPI_FILE_NULL;
-    f->fd = -1;
-    f->info = MPI_INFO_NULL;
-    f->writable = writable;
-    f->path = strdup(path);
-    if (!f->path) err = NC_ENOMEM;
-    if (info != MPI_INFO_NULL && err == NC_NOERR) MPI_Info_dup(info, &f->info);
-    return ncp_io_agree(comm, err);
+    int on = 0, err = ncp_io_group_driver.stack(f, &on);
+    if (err == NC_NOERR && on) f->drv = &ncp_io_group_driver;
+    return err;
 }
 
 /* Every hint is checked before the driver opens, so a bad one creates
@@ -169,37 +85,20 @@ static int file_init(ncp_file *f, MPI_Comm comm, const char *path,
 int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
                 int clobber, int writable, MPI_Info info)
 {
-    ncp_group_conf groups;
     int err, rank;
     MPI_Comm_rank(comm, &rank);
-    err = file_init(f, comm, path, writable, info);
+    err = ncp_file_init(f, comm, path, writable, info);
     if (err == NC_NOERR) err = choose_driver(f, rank);
-    if (err == NC_NOERR) err = ncp_group_conf_read(f, &groups);
+    if (err == NC_NOERR) err = stack_groups(f);
     if (err == NC_NOERR) err = f->drv->open(f, create, clobber);
-    if (err == NC_NOERR && (groups.size || groups.per_node)) {
-        err = ncp_group_open(f, &groups);
-        if (err != NC_NOERR) f->drv->close(f);
-    }
-    if (err != NC_NOERR) file_release(f);
-    return err;
-}
-
-int ncp_io_open_plain(ncp_file *f, MPI_Comm comm, const char *path,
-                      int writable, MPI_Info info, const ncp_io_driver *drv)
-{
-    int err = file_init(f, comm, path, writable, info);
-    f->drv = drv;
-    if (err == NC_NOERR) err = drv->open(f, 0, 0);
-    if (err != NC_NOERR) file_release(f);
+    if (err != NC_NOERR) ncp_file_release(f);
     return err;
 }
 
 int ncp_io_close(ncp_file *f)
 {
-    int err = ncp_group_close(f), e;
-    e = f->drv ? f->drv->close(f) : NC_NOERR;
-    if (err == NC_NOERR) err = e;
-    file_release(f);
+    int err = f->drv ? f->drv->close(f) : NC_NOERR;
+    ncp_file_release(f);
     return err;
 }
 
@@ -217,16 +116,6 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
     return ncp_io_xferv(f, 1, is_write, ext, &one);
 }
 
-/* Independent transfers cannot be grouped: an aggregator would have to
- * take part in a call it does not make. */
-static int xferv_route(ncp_file *f, int collective, int is_write,
-                       const ncp_extents *ext, const ncp_extents *mem)
-{
-    if (collective && f->group)
-        return ncp_group_xferv(f, is_write, ext, mem);
-    return f->drv->xferv(f, collective, is_write, ext, mem);
-}
-
 /* A read reaching past the end of the file moves only the bytes inside
  * it; the rest read as zeros (eof.c).  A rank that cannot clip still
  * joins a collective call, with nothing to move. */
@@ -241,11 +130,11 @@ static int read_clipped(ncp_file *f, int collective, const ncp_extents *ext,
     rc = ext->n > 0 ? ncp_io_get_size(f, &size) : NC_NOERR;
     if (rc == NC_NOERR) rc = ncp_eof_clip_read(ext, mem, size, &c);
     if (rc != NC_NOERR) {
-        if (collective) (void)xferv_route(f, 1, 0, &none, &none);
+        if (collective) (void)f->drv->xferv(f, 1, 0, &none, &none);
     } else if (!c.clipped) {
-        rc = xferv_route(f, collective, 0, ext, mem);
+        rc = f->drv->xferv(f, collective, 0, ext, mem);
     } else {
-        rc = xferv_route(f, collective, 0, &c.ext, &c.mem);
+        rc = f->drv->xferv(f, collective, 0, &c.ext, &c.mem);
         ncp_eof_clip_finish(&c);
     }
     ncp_eof_clip_free(&c);
@@ -258,12 +147,12 @@ int ncp_io_xferv(ncp_file *f, int collective, int is_write,
     if (mem->swap && !ncp_io_swaps(f, collective, is_write))
         return NC_EINTERNAL;
     if (!is_write) return read_clipped(f, collective, ext, mem);
-    return xferv_route(f, collective, is_write, ext, mem);
+    return f->drv->xferv(f, collective, is_write, ext, mem);
 }
 
 int ncp_io_swaps(const ncp_file *f, int collective, int is_write)
 {
-    if (!f->drv->swaps || (collective && f->group)) return 0;
+    if (!f->drv->swaps) return 0;
     return f->drv->swaps(f, collective, is_write);
 }
 
@@ -288,30 +177,20 @@ int ncp_io_set_size(ncp_file *f, MPI_Offset size)
     return f->drv->set_size(f, size);
 }
 
-int ncp_io_sync(ncp_file *f)
-{
-    int err = f->drv->sync(f), e;
-    if (!f->group) return err;
-    e = ncp_group_sync(f);
-    return err != NC_NOERR ? err : e;
-}
+int ncp_io_sync(ncp_file *f) { return f->drv->sync(f); }
 
 int ncp_io_get_info(ncp_file *f, MPI_Info *info)
 {
     int err = f->drv->get_info(f, info);
-    if (err == NC_NOERR) MPI_Info_set(*info, "nc_driver", f->drv->name);
+    if (err == NC_NOERR) MPI_Info_set(*info, "nc_driver", f->mover->name);
     return err;
 }
 
-const char *ncp_io_driver_name(const ncp_file *f) { return f->drv->name; }
+const char *ncp_io_driver_name(const ncp_file *f) { return f->mover->name; }
 
 void ncp_io_driver_rounds(const ncp_file *f, int64_t *rounds,
                           int64_t *shm_rounds)
 {
     *rounds = f->driver_rounds;
     *shm_rounds = f->driver_shm_rounds;
-    if (f->group && f->group->afile) {
-        *rounds += f->group->afile->driver_rounds;
-        *shm_rounds += f->group->afile->driver_shm_rounds;
-    }
 }

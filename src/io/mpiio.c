@@ -12,6 +12,7 @@
  *  4. A write that moved fewer bytes than asked fails (NC_EWRITE).
  */
 #include "ncp_io_driver.h"
+#include "../base/ncp_mpi_err.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -23,24 +24,6 @@
 
 /* Largest single block we hand MPI; keeps every int count in range. */
 #define NCP_IO_BLOCK ((MPI_Offset)1 << 30)
-
-int ncp_io_mpi_err(int mpierr, int fallback)
-{
-    int cls = 0;
-    if (mpierr == MPI_SUCCESS) return NC_NOERR;
-    MPI_Error_class(mpierr, &cls);
-    switch (cls) {
-    case MPI_ERR_NO_SUCH_FILE: return NC_ENOENT;
-    case MPI_ERR_FILE_EXISTS: return NC_EEXIST;
-    case MPI_ERR_ACCESS: return NC_EACCESS;
-    case MPI_ERR_READ_ONLY: return NC_EPERM;
-    case MPI_ERR_NO_SPACE: return NC_ENO_SPACE;
-    case MPI_ERR_QUOTA: return NC_EQUOTA;
-    case MPI_ERR_BAD_FILE: return NC_EBAD_FILE;
-    case MPI_ERR_AMODE: return NC_EINVAL_OMODE;
-    default: return fallback;
-    }
-}
 
 /*
  * The code of a write call that returned mpierr with status st, having
@@ -54,7 +37,7 @@ static int write_code(int mpierr, const MPI_Status *st, MPI_Datatype t,
                       MPI_Offset want)
 {
     MPI_Count got = 0;
-    if (mpierr != MPI_SUCCESS) return ncp_io_mpi_err(mpierr, NC_EWRITE);
+    if (mpierr != MPI_SUCCESS) return ncp_mpi_err(mpierr, NC_EWRITE);
     if (want == 0) return NC_NOERR;
     MPI_Get_elements_x(st, t, &got);
     return got == (MPI_Count)want ? NC_NOERR : NC_EWRITE;
@@ -66,14 +49,14 @@ static int mpiio_open(ncp_file *f, int create, int clobber)
     amode = f->writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY;
     if (create) amode |= MPI_MODE_CREATE | (clobber ? 0 : MPI_MODE_EXCL);
     mpierr = MPI_File_open(f->comm, f->path, amode, f->info, &f->fh);
-    err = ncp_io_mpi_err(mpierr, create ? NC_EFILE : NC_ENOENT);
-    err = ncp_io_agree(f->comm, err);
+    err = ncp_mpi_err(mpierr, create ? NC_EFILE : NC_ENOENT);
+    err = ncp_agree(f->comm, err);
     if (err == NC_NOERR && create && clobber) {
         /* MPI_MODE_CREATE keeps old bytes.  Truncating the open file,
          * rather than deleting the path first, writes through a symbolic
          * link instead of replacing it, as the posix driver's O_TRUNC. */
         mpierr = MPI_File_set_size(f->fh, 0);
-        err = ncp_io_agree(f->comm, ncp_io_mpi_err(mpierr, NC_EFILE));
+        err = ncp_agree(f->comm, ncp_mpi_err(mpierr, NC_EFILE));
     }
     if (err != NC_NOERR && f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);
     if (err == NC_NOERR) MPI_File_set_errhandler(f->fh, MPI_ERRORS_RETURN);
@@ -101,7 +84,7 @@ static int open_self(ncp_file *f)
     amode = f->writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY;
     mpierr = MPI_File_open(MPI_COMM_SELF, f->path, amode, f->info,
                            &f->fh_self);
-    if (mpierr != MPI_SUCCESS) return ncp_io_mpi_err(mpierr, NC_EFILE);
+    if (mpierr != MPI_SUCCESS) return ncp_mpi_err(mpierr, NC_EFILE);
     MPI_File_set_errhandler(f->fh_self, MPI_ERRORS_RETURN);
     return NC_NOERR;
 }
@@ -210,7 +193,7 @@ static int xfer(MPI_File fh, int collective, int is_write,
         }
         mpierr = MPI_File_read_at(fh, ext->off[0], buf, (int)ext->nbytes,
                                   MPI_BYTE, &st);
-        return ncp_io_mpi_err(mpierr, NC_EREAD);
+        return ncp_mpi_err(mpierr, NC_EREAD);
     }
     /* A rank with nothing to move joins with a plain byte view: ROMIO in
        OpenMPI 4.1 crashes in set_view on an hindexed type of zero blocks. */
@@ -245,7 +228,7 @@ static int xfer(MPI_File fh, int collective, int is_write,
         err = write_code(mpierr, &st, count ? mtype : MPI_BYTE,
                          count ? ext->nbytes : 0);
     else if (err == NC_NOERR)
-        err = ncp_io_mpi_err(mpierr, NC_EREAD);
+        err = ncp_mpi_err(mpierr, NC_EREAD);
     mpierr = MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native",
                                MPI_INFO_NULL);
     if (err == NC_NOERR && mpierr != MPI_SUCCESS) err = NC_EFILE;
@@ -301,19 +284,19 @@ static int mpiio_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
         p += piece;
         n -= piece;
     }
-    return ncp_io_mpi_err(mpierr, NC_EREAD);
+    return ncp_mpi_err(mpierr, NC_EREAD);
 }
 
 static int mpiio_get_size(ncp_file *f, MPI_Offset *size)
 {
     int mpierr = MPI_File_get_size(f->fh, size);
-    return ncp_io_mpi_err(mpierr, NC_EFILE);
+    return ncp_mpi_err(mpierr, NC_EFILE);
 }
 
 static int mpiio_set_size(ncp_file *f, MPI_Offset size)
 {
     int mpierr = MPI_File_set_size(f->fh, size);
-    return ncp_io_mpi_err(mpierr, NC_EFILE);
+    return ncp_mpi_err(mpierr, NC_EFILE);
 }
 
 static int mpiio_sync(ncp_file *f)
@@ -321,13 +304,13 @@ static int mpiio_sync(ncp_file *f)
     int mpierr = MPI_SUCCESS;
     if (f->fh_self != MPI_FILE_NULL) mpierr = MPI_File_sync(f->fh_self);
     if (mpierr == MPI_SUCCESS) mpierr = MPI_File_sync(f->fh);
-    return ncp_io_mpi_err(mpierr, NC_EFILE);
+    return ncp_mpi_err(mpierr, NC_EFILE);
 }
 
 static int mpiio_get_info(ncp_file *f, MPI_Info *info)
 {
     int mpierr = MPI_File_get_info(f->fh, info);
-    return ncp_io_mpi_err(mpierr, NC_EFILE);
+    return ncp_mpi_err(mpierr, NC_EFILE);
 }
 
 const ncp_io_driver ncp_io_mpiio_driver = {

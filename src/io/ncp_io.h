@@ -21,28 +21,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-typedef struct ncp_extents {
-    int64_t n;      /* number of extents */
-    int64_t cap;
-    MPI_Offset *off; /* file offsets, ascending */
-    MPI_Offset *len; /* byte lengths, > 0 */
-    int64_t nbytes;  /* sum of len */
-    /* Memory lists only, NULL when unused: per piece, the width of the
-     * elements whose bytes the driver reverses on their way to the file
-     * (write) or into memory (read); 0: bytes as they are.  A piece with
-     * width w starts on an element and holds whole elements. */
-    unsigned char *swap;
-} ncp_extents;
-
-void ncp_extents_init(ncp_extents *e);
-void ncp_extents_free(ncp_extents *e);
-/* Append (off, len); merges with the previous extent when adjacent. */
-int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len);
-/* The same for a memory piece whose elements of `width` bytes are to be
- * byte-reversed on the way out (width <= 1: none); merges only with a
- * piece of the same width. */
-int ncp_extents_add_swapped(ncp_extents *e, MPI_Offset off, MPI_Offset len,
-                            int width);
+#include "../base/ncp_extents.h"
 
 typedef struct ncp_io_driver ncp_io_driver;
 struct ncp_posix;
@@ -63,12 +42,13 @@ typedef struct ncp_file {
     char *path;
     int writable;
     MPI_Info info;      /* every hint, passed to MPI_File_open (owned) */
-    const ncp_io_driver *drv;
+    const ncp_io_driver *drv;   /* the driver io.c calls: the top of the stack */
+    const ncp_io_driver *mover; /* the one that moves the bytes: mpiio or posix */
     MPI_File fh;        /* mpiio: collective handle */
     MPI_File fh_self;   /* mpiio: independent handle, MPI_FILE_NULL until used */
     int fd;             /* posix: this rank's descriptor */
     struct ncp_posix *posix; /* posix: the aggregators and their limits */
-    struct ncp_group *group; /* I/O groups, NULL when not grouped */
+    struct ncp_group *group; /* the I/O groups' state, NULL when not grouped */
     ncp_group_stats gstats;
     int64_t driver_rounds; /* posix: aggregated write rounds on this handle */
     int64_t driver_shm_rounds; /* of them, staged in shared memory */
@@ -129,8 +109,5 @@ const char *ncp_io_driver_name(const ncp_file *f);
  * included. */
 void ncp_io_driver_rounds(const ncp_file *f, int64_t *rounds,
                           int64_t *shm_rounds);
-
-/* Translate an MPI error code into the closest NC_* code. */
-int ncp_io_mpi_err(int mpierr, int fallback);
 
 #endif

@@ -1,15 +1,26 @@
 /*
  * ncp_io_driver.h -- what a driver under ncp_io.h provides.  io.c owns
- * what every driver shares (the ncp_file's common fields, the choice of
- * driver, the argument forms of the public calls) and calls these.
+ * the choice of driver and the argument forms of the public calls, and
+ * calls these; file.c the ncp_file's common fields.
+ *
+ * Two kinds of driver: those that move the bytes (mpiio, posix), and
+ * stacking ones (I/O groups) that wrap the file's driver and call it for
+ * every byte they move.  io.c calls only the top one, f->drv.
  */
 #ifndef NCP_IO_DRIVER_H
 #define NCP_IO_DRIVER_H
 
 #include "ncp_io.h"
+#include "../base/ncp_agree.h"
 
 struct ncp_io_driver {
     const char *name;
+    /* Stacking drivers only (NULL otherwise).  Collective, before anything
+     * is opened, with f->drv the driver to wrap: read and agree on this
+     * driver's hints in f->info; *on: f needs it, and it has taken f->drv
+     * as its inner driver, so the caller puts it in f->drv's place.  A bad
+     * hint gives NC_EINVAL on every rank and nothing to undo. */
+    int (*stack)(ncp_file *f, int *on);
     /* Whether a transfer takes memory pieces with swap widths
      * (ncp_io_swaps); NULL: never. */
     int (*swaps)(const ncp_file *f, int collective, int is_write);
@@ -32,13 +43,14 @@ struct ncp_io_driver {
 
 extern const ncp_io_driver ncp_io_mpiio_driver;
 extern const ncp_io_driver ncp_io_posix_driver;
+extern const ncp_io_driver ncp_io_group_driver;
 
-/* Collective over comm: open the existing file path with driver drv,
- * ungrouped (for the I/O groups' aggregators).  f is initialized here. */
-int ncp_io_open_plain(ncp_file *f, MPI_Comm comm, const char *path,
-                      int writable, MPI_Info info, const ncp_io_driver *drv);
-
-/* All ranks of comm learn the worst (most negative) code. */
-int ncp_io_agree(MPI_Comm comm, int err);
+/* Collective over comm (file.c): f's common fields, before any driver sees
+ * it (drv and mover are left NULL).  Agrees on its code; on failure
+ * ncp_file_release is still due. */
+int ncp_file_init(ncp_file *f, MPI_Comm comm, const char *path, int writable,
+                  MPI_Info info);
+/* Free what ncp_file_init took. */
+void ncp_file_release(ncp_file *f);
 
 #endif

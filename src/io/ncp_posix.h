@@ -8,7 +8,7 @@
 #include <sys/uio.h>
 
 #include "ncp_io_driver.h"
-#include "ncp_stream.h"
+#include "../base/ncp_stream.h"
 
 /* iovec entries handed to one preadv/pwritev (POSIX guarantees 16; Linux
  * takes 1024). */

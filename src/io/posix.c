@@ -33,7 +33,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "ncp_stream.h"
+#include "../base/ncp_stream.h"
 #include "pnetcdf.h"
 #include "../format/ncp_xconv.h"
 #include "../util/ncp_hints.h"
@@ -377,7 +377,7 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
         err = ncp_posix_write_aggregated(f, ext, mem);
     else
         err = ncp_posix_move(f->fd, is_write, ext, mem);
-    return collective ? ncp_io_agree(f->comm, err) : err;
+    return collective ? ncp_agree(f->comm, err) : err;
 }
 
 /*
@@ -494,7 +494,7 @@ static int posix_state(ncp_file *f)
     flags = malloc((size_t)nprocs * sizeof(int));
     if (f->posix) f->posix->aggr = malloc((size_t)nprocs * sizeof(int));
     err = (!f->posix || !flags || !f->posix->aggr) ? NC_ENOMEM : NC_NOERR;
-    if ((err = ncp_io_agree(f->comm, err)) != NC_NOERR) goto done;
+    if ((err = ncp_agree(f->comm, err)) != NC_NOERR) goto done;
     MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
                         &node);
     MPI_Comm_rank(node, &local);
@@ -554,7 +554,7 @@ static int posix_open(ncp_file *f, int create, int clobber)
         }
     }
     if (f->fd < 0) err = open_fd(f, flags, create ? NC_EFILE : NC_ENOENT);
-    err = ncp_io_agree(f->comm, err);
+    err = ncp_agree(f->comm, err);
     if (err != NC_NOERR && f->fd >= 0) {
         close(f->fd);
         f->fd = -1;
@@ -603,7 +603,7 @@ static int posix_set_size(ncp_file *f, MPI_Offset size)
     MPI_Comm_rank(f->comm, &rank);
     if (rank == 0 && ftruncate(f->fd, (off_t)size) != 0)
         err = errno_code(errno, NC_EFILE);
-    return ncp_io_agree(f->comm, err);
+    return ncp_agree(f->comm, err);
 }
 
 /* Collective, like MPI_File_sync: each rank's writes reach storage, and
@@ -612,7 +612,7 @@ static int posix_sync(ncp_file *f)
 {
     int err = NC_NOERR;
     if (f->writable && fsync(f->fd) != 0) err = errno_code(errno, NC_EFILE);
-    return ncp_io_agree(f->comm, err);
+    return ncp_agree(f->comm, err);
 }
 
 /* No MPI-IO layer below: the hints in use are the user's. */

@@ -316,7 +316,7 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     int err = NC_NOERR;
     if (plan_alloc(&p, f->posix->naggr) != NC_NOERR) err = NC_ENOMEM;
     if (ncp_stream_init(&s, ext, mem) != NC_NOERR) err = NC_ENOMEM;
-    err = ncp_io_agree(f->comm, err);
+    err = ncp_agree(f->comm, err);
     if (err == NC_NOERR) {
         plan_make(f, ext, &p);
         f->posix->windows += staging_windows(f->posix, &p);

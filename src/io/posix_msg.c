@@ -478,14 +478,14 @@ int ncp_posix_write_by_message(ncp_file *f, ncp_agg_plan *p,
     int err, e, werr = NC_NOERR;
     if (p->nrounds == 0) return NC_NOERR; /* the same on every rank */
     c = call_new(f, p->nrounds, s->ext->n);
-    err = ncp_io_agree(f->comm, c ? NC_NOERR : NC_ENOMEM);
+    err = ncp_agree(f->comm, c ? NC_NOERR : NC_ENOMEM);
     /* a failed write on one aggregator does not stop the rounds: the
      * others still write theirs, and the caller agrees on the code */
     for (done = 0; err == NC_NOERR && done < p->nrounds; done += c->n) {
         c->n = p->nrounds - done < c->room ? p->nrounds - done : c->room;
         batch_count(f, p, s, c);
         batch_exchange(f, c);
-        err = ncp_io_agree(f->comm, batch_alloc(f, s, c, &c->inbox));
+        err = ncp_agree(f->comm, batch_alloc(f, s, c, &c->inbox));
         for (k = 0; err == NC_NOERR && k < c->n; k++) {
             e = round_run(f, s, c, &c->inbox, k);
             if (e != NC_NOERR && werr == NC_NOERR) werr = e;

@@ -191,10 +191,10 @@ int ncp_posix_shm_setup(ncp_file *f)
 {
     ncp_posix *x = f->posix;
     ncp_shm_stage *st = stage_new(f);
-    int made = 0, err = ncp_io_agree(f->comm, st ? NC_NOERR : NC_ENOMEM);
+    int made = 0, err = ncp_agree(f->comm, st ? NC_NOERR : NC_ENOMEM);
     if (err == NC_NOERR) made = stage_window(f, st);
     if (err == NC_NOERR)
-        err = ncp_io_agree(f->comm, made ? NC_NOERR : NC_ENOMEM);
+        err = ncp_agree(f->comm, made ? NC_NOERR : NC_ENOMEM);
     if (err != NC_NOERR) {
         if (made) MPI_Win_free(&st->win);
         if (st && st->comm != MPI_COMM_NULL) MPI_Comm_free(&st->comm);

@@ -300,6 +300,22 @@ static void expected(int g, long long *rounds, long long *bytes)
     }
 }
 
+/* The groups are stacked over the file's driver: nc_driver names the one
+ * that moves the bytes, never the groups. */
+static void check_driver_name(int nc, const char *gval)
+{
+    char drv[MPI_MAX_INFO_VAL + 1];
+    int flag = 0;
+    MPI_Info used = MPI_INFO_NULL;
+    CHECK_ERR(ncmpi_inq_file_info(nc, &used));
+    if (used == MPI_INFO_NULL) return;
+    MPI_Info_get(used, "nc_driver", MPI_MAX_INFO_VAL, drv, &flag);
+    CHECKF(flag && strcmp(drv, "posix") == 0,
+           "group size %s: nc_driver %s, want posix", gval,
+           flag ? drv : "(unset)");
+    MPI_Info_free(&used);
+}
+
 static void check_counters(const char *path, int g, const char *gval)
 {
     char hints[128];
@@ -323,6 +339,7 @@ static void check_counters(const char *path, int g, const char *gval)
     CHECK_ERR(ncmpi_get_vara_schar_all(nc, var, &st, &ct, back));
     for (i = 0; i < ct; i++) bad += back[i] != buf[i];
     CHECK_ERR(ncpario_inq_profile(nc, &p));
+    check_driver_name(nc, gval);
     CHECKF(bad == 0, "group size %s: %d wrong bytes read", gval, bad);
     CHECKF(p.group_rounds_write == rounds && p.group_rounds_read == rounds,
            "group size %s: rounds %lld write, %lld read, want %lld", gval,

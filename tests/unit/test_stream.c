@@ -1,5 +1,5 @@
 /*
- * test_stream.c -- unit test of the window helpers of src/io/stream.c
+ * test_stream.c -- unit test of the window helpers of src/base/stream.c
  * that the aggregated writes cut their rounds with.  For random sorted,
  * disjoint extents and random file windows [lo, hi): ncp_extents_touching
  * counts the extents touching the window (the shared staging reserves
@@ -16,7 +16,7 @@
 
 #include <pnetcdf.h>
 
-#include "io/ncp_stream.h"
+#include "base/ncp_stream.h"
 
 enum { NSETS = 300, NWINDOWS = 60, MAXEXT = 40 };
 

@@ -1,17 +1,19 @@
 /*
- * ncp_group.h -- I/O groups: application-level two-phase I/O (ASCEM-IO)
- * above the drivers.  The ranks of a file form groups; the lowest rank of
+ * ncp_group.h -- I/O groups: application-level two-phase I/O (ASCEM-IO),
+ * a driver (ncp_io_group_driver) stacked over the file's own driver, which
+ * it calls for every byte it moves.  The ranks of a file form groups; the lowest rank of
  * each is its aggregator.  A collective transfer ships every member's
  * extents and bytes to its aggregator (the communication phase), and the
  * aggregators alone move them with one collective driver call among
  * themselves (the I/O phase); reads run the other way.  group.c owns the
  * hints, the communicators and the aggregators' file; group_xfer.c the
- * transfers.
+ * transfers.  Groups are on when nc_io_group_size or
+ * nc_io_group_per_node is set.
  */
 #ifndef NCP_GROUP_H
 #define NCP_GROUP_H
 
-#include "ncp_io_driver.h"
+#include "../ncp_io_driver.h"
 
 /* The hints, agreed over every rank before anything is opened. */
 typedef struct ncp_group_conf {
@@ -24,6 +26,8 @@ typedef struct ncp_group_conf {
 #define NCP_GROUP_ALL (-1)
 
 typedef struct ncp_group {
+    const ncp_io_driver *inner; /* the driver wrapped: mpiio or posix */
+    ncp_group_conf conf;
     MPI_Comm comm;      /* my group; its rank 0 is the aggregator */
     int size, rank;
     MPI_Comm acomm;     /* the aggregators; MPI_COMM_NULL on members */
@@ -35,25 +39,10 @@ typedef struct ncp_group {
     int64_t *afirst, *first, *cur;
     int *pcnt, *pdsp, *bcnt, *bdsp;
     /* the aggregator's staging buffer, kept from round to round and call
-     * to call (at most cap bytes): fresh pages cost a fault each, which
-     * here made a round of 4 MiB take twice as long */
+     * to call (at most cap bytes): fresh pages cost a fault each */
     char *stage;
     int64_t stage_size;
 } ncp_group;
-
-/* Collective: read and agree on the group hints of f->info.  A bad value
- * or ranks that disagree give NC_EINVAL on every rank.  Grouping is on
- * when c->size or c->per_node is set. */
-int ncp_group_conf_read(ncp_file *f, ncp_group_conf *c);
-
-/* Collective, after f is open: form the groups and open the file over the
- * aggregators with f's driver. */
-int ncp_group_open(ncp_file *f, const ncp_group_conf *c);
-/* Collective: the aggregators' file reaches storage (f's own is synced
- * by the caller). */
-int ncp_group_sync(ncp_file *f);
-/* Collective: close the aggregators' file, free the groups. */
-int ncp_group_close(ncp_file *f);
 
 /* Collective: one transfer through the aggregators.  Returns the code
  * agreed over f->comm. */

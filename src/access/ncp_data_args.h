@@ -1,14 +1,14 @@
 /*
- * ncp_entry.h -- the few internal entry points that every generated API
- * function of src/api/ funnels into.  The public families (12 typed forms x
- * var/var1/vara/vars/varm x put/get x collective/independent, plus the
- * flexible form and the attribute families) are thin expansions of one
- * X-macro table; all behaviour lives behind these calls.
+ * ncp_data_args.h -- one data call as the API hands it down: the
+ * variable, the subarray form and its coordinates, the user's buffer and
+ * its memory type.  Access validates it (ncp_req_build), the engine turns
+ * it into ops.
  */
-#ifndef NCP_ENTRY_H
-#define NCP_ENTRY_H
+#ifndef NCP_DATA_ARGS_H
+#define NCP_DATA_ARGS_H
 
 #include <mpi.h>
+
 #include "../format/ncp_xconv.h"
 
 /* Which subarray form a data call used. */
@@ -23,9 +23,6 @@ typedef enum ncp_shape_kind {
     NCP_SHAPE_VARD     /* filetype: the bytes' layout from the variable's
                           begin (an MPI datatype) */
 } ncp_shape_kind;
-
-/* mtype value for the flexible form: the element type comes from buftype. */
-#define NCP_M_FLEX (-1)
 
 typedef struct ncp_data_args {
     int ncid;
@@ -46,27 +43,5 @@ typedef struct ncp_data_args {
     MPI_Offset *const *counts;
     MPI_Datatype filetype;    /* NCP_SHAPE_VARD only */
 } ncp_data_args;
-
-/* One blocking put or get (any shape, varn included); the whole blocking
- * data family funnels here. */
-int ncp_data_access(const ncp_data_args *a);
-
-/* iput/iget (bput: is_bput) of one call; *reqid gets the request id. */
-int ncp_data_post(const ncp_data_args *a, int is_bput, int *reqid);
-
-/* mput/mget: n calls on dataset ncid (every a[i] with the same ncid,
- * is_put and collective), flushed together in one MPI-IO call.  A
- * collective call with n == 0 still joins the others' I/O. */
-int ncp_data_multi(int ncid, int is_put, int collective,
-                   const ncp_data_args *a, int n);
-
-/*
- * Attribute values.  mtype is the memory type of buf; NCP_M_FLEX here means
- * the untyped ncmpi_put_att/ncmpi_get_att: buf holds the C type that matches
- * the attribute's external type.
- */
-int ncp_att_put(int ncid, int varid, const char *name, int xtype,
-                MPI_Offset nelems, const void *buf, int mtype);
-int ncp_att_get(int ncid, int varid, const char *name, void *buf, int mtype);
 
 #endif

@@ -1,15 +1,16 @@
 /*
  * ncp_stream.h -- one rank's transfer seen as a byte stream: the bytes of
  * its sorted file extents, in file order, held by its memory pieces in
- * the same order.  The exchanges of the aggregated paths (posix_agg.c,
- * group.c) cut this stream into ranges, each shipped to or from another
+ * the same order.  The exchanges of the aggregated paths (the posix
+ * driver's, the I/O groups') cut this stream into ranges, each shipped to or from another
  * rank as one message; the helpers here map a stream range to file
  * extents and to a datatype over the memory that needs no packing.
  */
 #ifndef NCP_STREAM_H
 #define NCP_STREAM_H
 
-#include "ncp_io.h"
+#include "ncp_extents.h"
+#include "ncp_kmerge.h"
 
 typedef struct ncp_stream {
     const ncp_extents *ext, *mem;
@@ -65,30 +66,5 @@ int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
  * byte-reversed, every other byte as it is. */
 void ncp_stream_copy(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
                      char *dst);
-
-/*
- * A k-way merge of sorted (offset, length) pair lists, O(n log k): the
- * lists of nsrc sources lie one after another in pairs, source q's from
- * index first[q] to first[q + 1].  Ties go to the lower source, so a
- * merge is the same on every run.
- */
-typedef struct ncp_kmerge {
-    int n;                   /* sources still holding pairs */
-    int *heap;               /* those sources, a min-heap */
-    const MPI_Offset *pairs;
-    int64_t *next;           /* per source: its next pair */
-    const int64_t *end;      /* per source: one past its last pair */
-} ncp_kmerge;
-
-int ncp_kmerge_init(ncp_kmerge *m, int nsrc, const MPI_Offset *pairs,
-                    const int64_t *first);
-/* The same over lists that need not abut: source q's from first[q] to
- * end[q]. */
-int ncp_kmerge_init_ranges(ncp_kmerge *m, int nsrc, const MPI_Offset *pairs,
-                           const int64_t *first, const int64_t *end);
-/* The next pair in file order: its source (-1 when none is left) and,
- * in *i, its index in pairs. */
-int ncp_kmerge_pop(ncp_kmerge *m, int64_t *i);
-void ncp_kmerge_free(ncp_kmerge *m);
 
 #endif
