@@ -160,7 +160,10 @@ def _load():
         if os.path.sep in path and not os.path.exists(path):
             tried.append(path)
             continue
-        return ffi.dlopen(path), path
+        # Never unmapped: MPI_Finalize, run at interpreter exit after the
+        # module is gone, may still call back into the library.
+        flags = ffi.RTLD_NOW | getattr(ffi, "RTLD_NODELETE", 0)
+        return ffi.dlopen(path, flags), path
     raise ImportError("libncpario not found (tried: %s); set NCPARIO_LIB to "
                       "the library or its directory" % ", ".join(tried))
 

@@ -17,6 +17,12 @@ _CTYPE = {"text": "char", "schar": "signed char", "uchar": "unsigned char",
           "longlong": "long long", "ulonglong": "unsigned long long"}
 
 
+def _contig(arr):
+    """arr itself when C-contiguous, else a C-ordered copy (keeps 0-d
+    arrays 0-d, which np.ascontiguousarray does not)."""
+    return arr if arr.flags.c_contiguous else arr.copy(order="C")
+
+
 def _offsets(vals):
     return ffi.new("MPI_Offset[]", list(vals) or [0])
 
@@ -113,7 +119,7 @@ class Variable(AttributeMixin):
                     raise NCTypeError(NC_ECHAR, "a char variable takes str, "
                                       "bytes or an 'S1' array, not %s"
                                       % arr.dtype)
-            return np.ascontiguousarray(arr), "text"
+            return _contig(arr), "text"
         arr = np.asarray(data)
         if arr.dtype.kind == "b":
             arr = arr.astype(self.dtype)
@@ -124,7 +130,7 @@ class Variable(AttributeMixin):
                               % arr.dtype)
         if not arr.dtype.isnative:
             arr = arr.astype(arr.dtype.newbyteorder("="))
-        return np.ascontiguousarray(arr), NC_TO_NP[nc][1]
+        return _contig(arr), NC_TO_NP[nc][1]
 
     def _get_array(self, data, count, imap):
         """(writable C-contiguous array, suffix) to read into: `data` as it
@@ -177,22 +183,23 @@ class Variable(AttributeMixin):
         return shape
 
     # --------------------------------------------------------- the calls
-    def _participate(self):
-        """Join a collective call with no data, so that a rank whose
-        arguments Python rejected does not leave the others waiting."""
+    def _participate(self, direction):
+        """Join the collective put or get the other ranks are in, with no
+        data, so that a rank whose arguments Python rejected does not
+        leave them waiting."""
         suffix = NC_TO_NP[self._nctype][1]
         dummy = ffi.new("%s[1]" % _CTYPE[suffix])
-        fn = getattr(lib, "ncmpi_get_varn_%s_all" % suffix)
+        fn = getattr(lib, "ncmpi_%s_varn_%s_all" % (direction, suffix))
         fn(self._ncid, self._varid, 0, ffi.NULL, ffi.NULL, dummy)
 
-    def _collective(self, coll, body):
+    def _collective(self, coll, direction, body):
         try:
             return body()
         except NCError as e:
             # The library agrees its own errors across the ranks of a
             # collective call; only a rank Python stopped must still join.
             if coll and not getattr(e, "from_c", False):
-                self._participate()
+                self._participate(direction)
             raise
 
     def _region_args(self, start, count, stride, imap, writing):
@@ -221,7 +228,7 @@ class Variable(AttributeMixin):
             name = "ncmpi_%sput_%s_%s%s" % (kind, form, suffix,
                                             "_all" if coll else "")
             return self._call(name, args, arr, suffix, kind, False)
-        return self._collective(coll, body)
+        return self._collective(coll, "put", body)
 
     def _get(self, data, start, count, stride, imap, coll, kind=""):
         def body():
@@ -234,7 +241,7 @@ class Variable(AttributeMixin):
                                             "_all" if coll else "")
             req = self._call(name, args, arr, suffix, kind, True)
             return arr if not kind else req
-        return self._collective(coll, body)
+        return self._collective(coll, "get", body)
 
     def _call(self, name, args, arr, suffix, kind, writable):
         buf = ffi.from_buffer(_CTYPE[suffix] + "[]", arr,
@@ -278,7 +285,7 @@ class Variable(AttributeMixin):
             req = self._call(name, [len(ss), sp, cp], arr, suffix, kind,
                              direction == "get")
             return req if kind else (arr if direction == "get" else None)
-        return self._collective(coll, body)
+        return self._collective(coll, direction, body)
 
     # ------------------------------------------------ PnetCDF-Python API
     def put_var_all(self, data, start=None, count=None, stride=None,
@@ -355,7 +362,7 @@ class Variable(AttributeMixin):
             start, count, stride, squeeze = from_key(key, self.shape,
                                                      self._unlim)
             return start, count, stride, squeeze
-        start, count, stride, squeeze = self._collective(coll, body)
+        start, count, stride, squeeze = self._collective(coll, "get", body)
         arr = self._get(None, start, count, stride, None, coll)
         if squeeze:
             arr = arr.reshape([c for d, c in enumerate(count)
@@ -371,13 +378,13 @@ class Variable(AttributeMixin):
                 key, self.shape, self._unlim, value_shape=arr.shape)
             target = [c for d, c in enumerate(count) if d not in squeeze]
             try:
-                arr = np.ascontiguousarray(np.broadcast_to(arr, target))
+                arr = _contig(np.broadcast_to(arr, target))
             except ValueError:
                 raise NCValueError(NC_EINVAL, "value of shape %s does not "
                                    "fit the selection %s"
                                    % (arr.shape, tuple(target))) from None
             return arr, start, count, stride
-        arr, start, count, stride = self._collective(coll, body)
+        arr, start, count, stride = self._collective(coll, "put", body)
         self._put(arr, start, count, stride, None, coll)
 
 
