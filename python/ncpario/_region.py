@@ -10,7 +10,11 @@ def _ints(seq, what, ndim):
     if seq is None:
         return None
     try:
-        out = tuple(int(x) for x in np.asarray(seq).reshape(-1))
+        if type(seq) in (tuple, list) and \
+                all(type(x) is int for x in seq):
+            out = tuple(seq)            # the common case, without numpy
+        else:
+            out = tuple(int(x) for x in np.asarray(seq).reshape(-1))
     except (TypeError, ValueError):
         raise NCValueError(NC_EINVAL, "%s must be integers" % what) from None
     if len(out) != ndim:

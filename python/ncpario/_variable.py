@@ -17,14 +17,29 @@ _CTYPE = {"text": "char", "schar": "signed char", "uchar": "unsigned char",
           "longlong": "long long", "ulonglong": "unsigned long long"}
 
 
+_BUFTYPE = {k: ffi.typeof(c + "[]") for k, c in _CTYPE.items()}
+
+
 def _contig(arr):
     """arr itself when C-contiguous, else a C-ordered copy (keeps 0-d
     arrays 0-d, which np.ascontiguousarray does not)."""
     return arr if arr.flags.c_contiguous else arr.copy(order="C")
 
 
+_OFFSETS = ffi.typeof("MPI_Offset[]")
+_FUNCS = {}
+
+
 def _offsets(vals):
-    return ffi.new("MPI_Offset[]", list(vals) or [0])
+    return ffi.new(_OFFSETS, vals or (0,))
+
+
+def _func(name):
+    """The C function `name`, looked up once."""
+    fn = _FUNCS.get(name)
+    if fn is None:
+        fn = _FUNCS[name] = getattr(lib, name)
+    return fn
 
 
 class Variable(AttributeMixin):
@@ -49,6 +64,7 @@ class Variable(AttributeMixin):
         unlim = file._unlimdimid()
         self._unlim = self._dimids.index(unlim) \
             if unlim >= 0 and unlim in self._dimids else None
+        self._fixed = None
 
     # ------------------------------------------------------------ metadata
     @property
@@ -79,7 +95,17 @@ class Variable(AttributeMixin):
     @property
     def shape(self):
         """Current lengths (the record dimension's grows with writes)."""
-        return tuple(self._file._dimlen(d) for d in self._dimids)
+        if self._fixed is None:
+            # Fixed lengths never change once defined; only the record
+            # dimension's is asked for on every call.
+            self._fixed = [None if i == self._unlim else
+                           self._file._dimlen(d)
+                           for i, d in enumerate(self._dimids)]
+        if self._unlim is None:
+            return tuple(self._fixed)
+        s = list(self._fixed)
+        s[self._unlim] = self._file._dimlen(self._dimids[self._unlim])
+        return tuple(s)
 
     @property
     def size(self):
@@ -244,9 +270,9 @@ class Variable(AttributeMixin):
         return self._collective(coll, "get", body)
 
     def _call(self, name, args, arr, suffix, kind, writable):
-        buf = ffi.from_buffer(_CTYPE[suffix] + "[]", arr,
+        buf = ffi.from_buffer(_BUFTYPE[suffix], arr,
                               require_writable=writable)
-        fn = getattr(lib, name)
+        fn = _func(name)
         if not kind:
             _raise_c(fn(self._ncid, self._varid, *args, buf))
             return None
