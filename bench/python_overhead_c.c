@@ -11,6 +11,7 @@
  *   result small_us=<per call, max over ranks> large_s=<median seconds>
  * Exit 0 on success, 1 on a library error, 2 on bad usage.
  */
+#define _POSIX_C_SOURCE 200809L /* getopt, unlink under strict C11 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
