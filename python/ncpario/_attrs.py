@@ -111,8 +111,9 @@ class AttributeMixin:
         return out
 
     def __getattr__(self, name):
-        # Only reached for names that are not ordinary attributes.
-        if name.startswith("_"):
+        # Only reached for names that are not ordinary attributes; the
+        # object's own state must never be looked up in the file.
+        if name.startswith("__") or name in ("_ncid", "_varid"):
             raise AttributeError(name)
         try:
             return self.get_att(name)

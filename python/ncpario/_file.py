@@ -1,5 +1,6 @@
 """File: one netCDF classic dataset opened by every rank of a
 communicator."""
+import numpy as np
 from mpi4py import MPI
 
 from ._attrs import AttributeMixin
@@ -168,10 +169,11 @@ class File(AttributeMixin):
         check(lib.ncmpi_def_dim(self._ncid, dimname.encode("utf-8"), n, d))
         return Dimension(self, d[0])
 
-    def def_var(self, varname, nc_dtype, dimensions=()):
+    def def_var(self, varname, nc_dtype, dimensions=(), fill_value=None):
         """Define a variable of type nc_dtype (ncpario.NC_INT, 'i4',
         np.float64, ...) over dimensions (names or Dimension objects, the
-        record dimension first)."""
+        record dimension first). fill_value: the variable's fill value,
+        or False for no filling (default: the file's fill mode)."""
         xtype = to_nc_type(nc_dtype)
         if isinstance(dimensions, (str, Dimension)):
             dimensions = (dimensions,)
@@ -181,6 +183,12 @@ class File(AttributeMixin):
                                 len(ids), ffi.new("int[]", ids or [0]), v))
         var = Variable(self, v[0])
         self._vars[var.name] = var
+        if fill_value is False:
+            check(lib.ncmpi_def_var_fill(self._ncid, v[0], 1, ffi.NULL))
+        elif fill_value is not None:
+            fv = np.asarray(fill_value).astype(var.dtype).reshape(1)
+            check(lib.ncmpi_def_var_fill(self._ncid, v[0], 0,
+                                         ffi.from_buffer(fv)))
         return var
 
     def _dimid_of(self, d):
@@ -238,17 +246,29 @@ class File(AttributeMixin):
         return "<ncpario.File ncid=%d>" % self._ncid
 
     # --------------------------------------------------- nonblocking
-    def wait_all(self, requests=None):
-        """Complete the given request ids (default: all pending ones);
-        returns their statuses. Collective. Raises NCError when one
-        failed (the exception's .statuses holds them all)."""
-        return self._wait(requests, lib.ncmpi_wait_all)
+    def wait_all(self, num=None, requests=None, status=None):
+        """Complete request ids (default: every pending one); collective.
+        Returns their statuses, and appends them to the list `status`
+        when given. Raises NCError when one failed (its .statuses holds
+        them all). As in PnetCDF-Python, num counts the first ids of
+        `requests` to wait for; a list passed as num is the requests."""
+        return self._wait(num, requests, status, lib.ncmpi_wait_all)
 
-    def wait(self, requests=None):
+    def wait(self, num=None, requests=None, status=None):
         """wait_all's independent form."""
-        return self._wait(requests, lib.ncmpi_wait)
+        return self._wait(num, requests, status, lib.ncmpi_wait)
 
-    def _wait(self, requests, fn):
+    def _wait(self, num, requests, status, fn):
+        if isinstance(num, (list, tuple)) and requests is None:
+            num, requests = None, num
+        if requests is not None and num is not None and num >= 0:
+            requests = list(requests)[:num]
+        st = self._wait_ids(requests, fn)
+        if status is not None:
+            status.extend(st)
+        return st
+
+    def _wait_ids(self, requests, fn):
         if requests is None:
             rc = fn(self._ncid, NC_REQ_ALL, ffi.NULL, ffi.NULL)
             self._pending.clear()

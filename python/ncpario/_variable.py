@@ -314,45 +314,73 @@ class Variable(AttributeMixin):
         return self._collective(coll, direction, body)
 
     # ------------------------------------------------ PnetCDF-Python API
-    def put_var_all(self, data, start=None, count=None, stride=None,
-                    imap=None):
-        """Collective write. No start: the whole variable; start alone:
-        one element; with count (stride, imap): that subarray."""
-        self._put(data, start, count, stride, imap, True)
+    def _access(self, direction, coll, kind, data, start, count, stride,
+                num, imap, bufcount, buftype):
+        """The PnetCDF-Python argument set: num turns start and count
+        into lists of subarrays (varn); bufcount/buftype (MPI derived
+        buffer types) are not supported, a numpy array carries its type."""
+        if buftype is not None or bufcount not in (None, -1):
+            def refuse():
+                raise NCValueError(NC_EINVAL, "bufcount/buftype are not "
+                                   "supported: pass a numpy array of the "
+                                   "element type wanted")
+            return self._collective(coll, direction, refuse)
+        if num is not None:
+            starts = list(start or ())[:num]
+            counts = None if count is None else list(count)[:num]
+            return self._varn(data, starts, counts, coll, direction, kind)
+        if direction == "put":
+            return self._put(data, start, count, stride, imap, coll, kind)
+        return self._get(data, start, count, stride, imap, coll, kind)
 
-    def put_var(self, data, start=None, count=None, stride=None, imap=None):
+    def put_var_all(self, data, start=None, count=None, stride=None,
+                    num=None, imap=None, bufcount=None, buftype=None):
+        """Collective write. No start: the whole variable; start alone:
+        one element; with count (stride, imap): that subarray; with num:
+        num subarrays, start and count then being lists of them."""
+        self._access("put", True, "", data, start, count, stride, num, imap,
+                     bufcount, buftype)
+
+    def put_var(self, data, start=None, count=None, stride=None, num=None,
+                imap=None, bufcount=None, buftype=None):
         """Independent write (between File.begin_indep and end_indep)."""
-        self._put(data, start, count, stride, imap, False)
+        self._access("put", False, "", data, start, count, stride, num,
+                     imap, bufcount, buftype)
 
     def get_var_all(self, data=None, start=None, count=None, stride=None,
-                    imap=None):
+                    num=None, imap=None, bufcount=None, buftype=None):
         """Collective read into `data` (or a new array), returned."""
-        return self._get(data, start, count, stride, imap, True)
+        return self._access("get", True, "", data, start, count, stride,
+                            num, imap, bufcount, buftype)
 
     def get_var(self, data=None, start=None, count=None, stride=None,
-                imap=None):
+                num=None, imap=None, bufcount=None, buftype=None):
         """Independent read into `data` (or a new array), returned."""
-        return self._get(data, start, count, stride, imap, False)
+        return self._access("get", False, "", data, start, count, stride,
+                            num, imap, bufcount, buftype)
 
-    def iput_var(self, data, start=None, count=None, stride=None,
-                 imap=None):
+    def iput_var(self, data, start=None, count=None, stride=None, num=None,
+                 imap=None, bufcount=None, buftype=None):
         """Post a nonblocking write; returns the request id.  The library
         reads `data` at File.wait_all: do not change it before."""
-        return self._put(data, start, count, stride, imap, False, "i")
+        return self._access("put", False, "i", data, start, count, stride,
+                            num, imap, bufcount, buftype)
 
-    def iget_var(self, data, start=None, count=None, stride=None,
-                 imap=None):
+    def iget_var(self, data, start=None, count=None, stride=None, num=None,
+                 imap=None, bufcount=None, buftype=None):
         """Post a nonblocking read into `data`; returns the request id.
         `data` holds the values after File.wait_all."""
         if data is None:
             raise NCValueError(NC_EINVAL, "iget_var needs a buffer")
-        return self._get(data, start, count, stride, imap, False, "i")
+        return self._access("get", False, "i", data, start, count, stride,
+                            num, imap, bufcount, buftype)
 
-    def bput_var(self, data, start=None, count=None, stride=None,
-                 imap=None):
+    def bput_var(self, data, start=None, count=None, stride=None, num=None,
+                 imap=None, bufcount=None, buftype=None):
         """Post a buffered nonblocking write (File.attach_buff first): the
         values are copied now, `data` is free again at once."""
-        return self._put(data, start, count, stride, imap, False, "b")
+        return self._access("put", False, "b", data, start, count, stride,
+                            num, imap, bufcount, buftype)
 
     def put_varn_all(self, data, starts, counts=None):
         """Collective write of several subarrays, filled in order from the

@@ -133,3 +133,31 @@ def test_zero_copy_and_no_modification(grid):
     assert arr is a or np.shares_memory(arr, a)
     v.put_var_all(a, start=(2 * r, 0), count=(2, 5))
     np.testing.assert_array_equal(a, keep)
+
+
+def test_pnetcdf_python_forms(grid):
+    """PnetCDF-Python's spellings: num with lists of starts and counts
+    (varn), positional start/count, and no flexible buffer types."""
+    f, v, w, full = grid
+    r = COMM.rank
+    v.put_var_all(np.array([-5.0, -6.0, -7.0]), [(2 * r, 0), (2 * r, 3)],
+                  [(1, 1), (1, 2)], None, 2)
+    assert v[2 * r, 0] == -5 and v[2 * r, 3:].tolist() == [-6, -7]
+    got = v.get_var_all(None, [(2 * r, 0), (2 * r, 3)], [(1, 1), (1, 2)],
+                        num=2)
+    assert got.tolist() == [-5, -6, -7]
+    with pytest.raises(ncpario.NCValueError):
+        v.put_var_all(np.zeros(5), start=(0, 0), count=(1, 5),
+                      bufcount=5, buftype=object())
+
+
+def test_fill_value(shared_dir):
+    path = os.path.join(shared_dir, "fv.nc")
+    with ncpario.File(path, "w") as f:
+        f.set_fill(ncpario.NC_FILL)
+        f.def_dim("x", 3)
+        a = f.def_var("a", "i4", ("x",), fill_value=-7)
+        f.def_var("b", "f4", ("x",), fill_value=False)
+        f.enddef()
+        assert a[:].tolist() == [-7, -7, -7]
+        assert a._FillValue == -7

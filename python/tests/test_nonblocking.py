@@ -22,7 +22,9 @@ def test_iput_iget(shared_dir):
                 for t in range(3)]
         reqs.append(b.iput_varn(np.array([1, 2], dtype="f4"),
                                 starts=[(4 * r,), (4 * r + 3,)]))
-        assert f.wait_all(reqs) == [0] * 4
+        status = []
+        assert f.wait_all(len(reqs), reqs, status) == [0] * 4
+        assert status == [0] * 4
         assert a.shape == (3, 4 * n)
         out = np.zeros((3, 4), dtype="i8")
         out2 = np.zeros(2, dtype="f4")
