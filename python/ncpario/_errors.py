@@ -14,8 +14,8 @@ NC_ERANGE = -60
 
 def strerror(code):
     """The library's message for an NC_* status code."""
-    return ffi.string(lib.ncmpi_strerror(int(code))).decode("utf-8",
-                                                           "replace")
+    text = ffi.string(lib.ncmpi_strerror(int(code)))
+    return text.decode("utf-8", "replace")
 
 
 class NCError(RuntimeError):
