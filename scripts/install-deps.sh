@@ -6,6 +6,11 @@
 # root, runs `apt-get update` once and installs what is missing; as any
 # other user, prints the command to run and fails.
 #
+# The Python package's tests run on Debian's python3 (/usr/bin/python3),
+# whose numpy, mpi4py (built against this OpenMPI), cffi, pytest, netCDF4
+# and xarray come as binary packages: no compiler, no PyPI, a few seconds.
+# python3-venv lets the pip-install test make a virtual environment.
+#
 # The libFuzzer runtime ships in a package named after clang's major
 # version (libclang-rt-<N>-dev from LLVM 14 on, libclang-common-<N>-dev
 # before), so that name is worked out from the clang actually installed,
@@ -15,7 +20,9 @@ set -euo pipefail
 packages=(build-essential gfortran cmake pkg-config openmpi-bin libopenmpi-dev
           libpnetcdf-dev pnetcdf-bin netcdf-bin clang libhdf5-openmpi-dev
           libutf8proc-dev
-          python3 python3-numpy python3-matplotlib)
+          python3 python3-numpy python3-matplotlib
+          python3-mpi4py python3-cffi python3-pytest python3-netcdf4
+          python3-xarray python3-venv)
 
 installed() {
     dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null | grep -q '^ii'
