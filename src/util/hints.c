@@ -282,15 +282,22 @@ void ncp_hints_settle(ncp_hints *h, MPI_Info mpi_info, MPI_Comm comm)
             *field_of(h, &rows[i]) = *field_of(&t, &rows[i]);
 }
 
+static int64_t resolved_or_asked(int64_t resolved, int64_t asked)
+{
+    return resolved > 0 ? resolved : asked > 0 ? asked : 0;
+}
+
 int ncp_hints_report(const ncp_hints *h, int64_t header_align,
                      int64_t var_align, int64_t record_align, MPI_Info info)
 {
     char buf[MPI_MAX_INFO_VAL + 1];
     ncp_hints now = *h;
     int i;
-    now.header_align = header_align;
-    now.var_align = var_align;
-    now.record_align = record_align;
+    /* Before the first enddef resolves the layout (0), the value the user
+     * asked for is what will be used, and PnetCDF reports it. */
+    now.header_align = resolved_or_asked(header_align, h->header_align);
+    now.var_align = resolved_or_asked(var_align, h->var_align);
+    now.record_align = resolved_or_asked(record_align, h->record_align);
     for (i = 0; i < NCP_HINT_COUNT; i++) {
         const row *r = &rows[i];
         int64_t v;

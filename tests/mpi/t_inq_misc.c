@@ -4,7 +4,9 @@
  * names the format by its create flag; ncmpi_inq_files_opened counts the
  * open datasets and lists their ids; the allocation inquiries of a
  * non-debug build say NC_ENOTENABLED; ncmpi_inq_file_info accepts NULL
- * and reports every hint PnetCDF reports.  Also that hints other
+ * and reports every hint PnetCDF reports; in define mode before the
+ * first enddef the alignments are the ones asked for (0 if none), after
+ * it the ones in effect.  Also that hints other
  * libraries set are accepted: nc_num_aggrs_per_node (PnetCDF 1.14's
  * intra-node aggregation, 0 = off) and nc_driver values of other
  * libraries ("gio", PnetCDF 1.15).
@@ -93,6 +95,41 @@ static void check_files_opened(const char *path_a, const char *path_b)
 }
 
 /* A hint another library defines opens the file; the file is ordinary. */
+static void expect_info_val(int nc, const char *key, const char *want)
+{
+    MPI_Info info = MPI_INFO_NULL;
+    char val[MPI_MAX_INFO_VAL + 1];
+    int flag = 0;
+    CHECK_ERR(ncmpi_inq_file_info(nc, &info));
+    if (info == MPI_INFO_NULL) return;
+    MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag);
+    CHECKF(flag && strcmp(val, want) == 0, "%s=%s, want %s", key,
+           flag ? val : "(none)", want);
+    MPI_Info_free(&info);
+}
+
+/* Alignments asked for show before enddef; unasked ones show 0 until
+ * enddef settles them. */
+static void check_define_mode_aligns(const char *path)
+{
+    MPI_Info info = tu_info_of("nc_header_align_size=2048;"
+                               "nc_var_align_size=512");
+    int nc = -1, d, v;
+    CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
+    expect_info_val(nc, "nc_header_align_size", "2048");
+    expect_info_val(nc, "nc_var_align_size", "512");
+    expect_info_val(nc, "nc_record_align_size", "0");
+    CHECK_ERR(ncmpi_def_dim(nc, "x", 4, &d));
+    CHECK_ERR(ncmpi_def_var(nc, "v", NC_INT, 1, &d, &v));
+    CHECK_ERR(ncmpi_set_fill(nc, NC_FILL, NULL));
+    CHECK_ERR(ncmpi_enddef(nc));
+    expect_info_val(nc, "nc_header_align_size", "2048");
+    expect_info_val(nc, "nc_var_align_size", "512");
+    expect_info_val(nc, "nc_record_align_size", "4");
+    CHECK_ERR(ncmpi_close(nc));
+    MPI_Info_free(&info);
+}
+
 static void check_foreign_hints(const char *path, const char *hints)
 {
     MPI_Info info = tu_info_of(hints);
@@ -136,6 +173,7 @@ int main(int argc, char **argv)
     check_version(ver, 0, NC_CLASSIC_MODEL);
     check_version(ver, NC_64BIT_OFFSET, NC_64BIT_OFFSET);
     check_version(ver, NC_64BIT_DATA, NC_64BIT_DATA);
+    check_define_mode_aligns(ver);
 
     CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, MPI_INFO_NULL,
                          &nc));
