@@ -123,28 +123,35 @@ int ncp_plan_shape(ncp_agg_plan *p, const ncp_plan_limits *lim,
     return 1;
 }
 
-/* The window of size c holding file offset off, numbered across the
- * domains (wpd windows each). */
-static int64_t window_key(const ncp_agg_plan *p, int64_t wpd, MPI_Offset c,
-                          MPI_Offset off)
+/* The cell of size c holding file offset off, numbered across the
+ * domains.  Cells lie on the grid of c from each window's start, as a
+ * dense window's parts do (ncp_plan_window), so a count per cell is a
+ * count per part even where c does not divide window_size; with c =
+ * window_size the cells are the windows. */
+static int64_t cell_key(const ncp_agg_plan *p, MPI_Offset c,
+                        int64_t per_window, MPI_Offset off)
 {
     int64_t a = (off - p->domains_start) / p->domain_size;
-    return a * wpd + (off - p->domains_start - a * p->domain_size) / c;
+    MPI_Offset rel = off - p->domains_start - a * p->domain_size;
+    int64_t w = rel / p->window_size;
+    return (a * p->windows_per_domain + w) * per_window +
+           (rel - w * p->window_size) / c;
 }
 
-/* The most pairs my extents put in one window of size c: one per extent
- * touching it (ext ascends).  With dense, windows (of size window_size)
- * in which that exceeds slot get their dense bit. */
+/* The most pairs my extents put in one cell of size c: one per extent
+ * touching it (ext ascends).  With dense, windows (c = window_size) in
+ * which that exceeds slot get their dense bit. */
 static int64_t count_pairs(const ncp_agg_plan *p, const ncp_extents *ext,
                            MPI_Offset c, int64_t slot, uint64_t *dense)
 {
     int64_t i, n = 0, most = 0, cur = -1;
-    int64_t wpd = (p->domain_size + c - 1) / c;
+    int64_t per_window = (p->window_size + c - 1) / c;
+    int64_t wpd = p->windows_per_domain;
     for (i = 0; i < ext->n; i++) {
         int64_t k0, k1;
         if (ext->len[i] == 0) continue;
-        k0 = window_key(p, wpd, c, ext->off[i]);
-        k1 = window_key(p, wpd, c, ext->off[i] + ext->len[i] - 1);
+        k0 = cell_key(p, c, per_window, ext->off[i]);
+        k1 = cell_key(p, c, per_window, ext->off[i] + ext->len[i] - 1);
         n = k0 == cur ? n + 1 : 1;
         if (n > most) most = n;
         if (dense && n > slot)
