@@ -63,14 +63,15 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
  * Who swaps a byte-swapped buffer: the driver, wherever its bytes pass
  * through this rank's hands anyway (a read as the bytes arrive; a rank
  * writing its own bytes, a cache-sized chunk in place and back around
- * each pwritev; a rank copying into the shared staging or into its own
- * aggregator's staging), since the bytes are then in cache.  The
- * exception, the engine's in-place swap, is the other ranks of an
- * aggregated write by message with the shared staging disabled: there
- * all of them swap at once before the rounds, while packing swapped
- * bytes would lengthen the aggregator's wait on them.  Under auto they
- * pack even before the shared staging is due, because the call that sets
- * it up is not known before its rounds are planned.
+ * each pwritev; a rank copying into the shared staging; an aggregator
+ * copying its own bytes into its staging), since the bytes are then in
+ * cache.  The exception, left to the engine's in-place swap, is the
+ * other ranks of an aggregated write on a file that can have no shared
+ * staging (NCP_SHM_NO): all of them swap at once before the rounds,
+ * while packing swapped bytes would lengthen the aggregator's wait on
+ * them.  Under auto they pack even before the shared staging is due,
+ * because the call that sets it up is not known before its rounds are
+ * planned.
  */
 static int posix_swaps(const ncp_file *f, int collective, int is_write)
 {
