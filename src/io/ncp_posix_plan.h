@@ -1,58 +1,148 @@
 /*
- * ncp_posix_plan.h -- the plan of an aggregated write (posix_agg.c): the
+ * ncp_posix_plan.h -- the plan of an aggregated write (posix_plan.c): the
  * call's file range cut into one domain per aggregator, each domain into
  * windows, and a round for every window where some rank has bytes.  The
  * bytes of a round move by message (posix_msg.c) or through the shared
  * staging (posix_shm.c); both walk the same plan.
+ *
+ * The planner is pure: no MPI call.  Every rank computes the same plan
+ * from numbers the ranks reduce between its steps; posix_agg.c runs the
+ * steps with the reductions in between (plan_collective):
+ *
+ *   ncp_plan_local     this rank's range and bytes   -> MAX over ranks
+ *   ncp_plan_shape     domains, windows, granules
+ *   ncp_plan_part_fit  (shared staging) a part size   -> MIN over ranks
+ *   ncp_plan_set_part
+ *   ncp_plan_mark      this rank's busy/dense bits    -> OR over ranks
+ *   ncp_plan_start     the first round, the round count
+ *
+ * then every round: ncp_plan_window for each aggregator, ncp_plan_advance.
+ *
+ * What a finished plan promises (tests/unit/test_posix_plan.c checks it):
+ *  1. Domain a is [domains_start + a*domain_size, +domain_size) cut at
+ *     data_end; the domains are disjoint, ordered and together cover
+ *     [domains_start, data_end), which holds every rank's bytes.
+ *  2. Aggregator a's windows lie in its domain, each on the grid of
+ *     window_size from the domain's start (a dense one's parts on the grid
+ *     of part_size from the window's start), ascending round by round.
+ *  3. Every byte of every rank's extents lies in exactly one window of one
+ *     round; after nrounds rounds every domain is done.
+ *  4. No window holds more than window_size <= round_cap bytes, nor a part
+ *     more than part_size.
+ *  5. Only windows in busy granules get a round; with one window per
+ *     granule, only windows holding bytes.
  */
 #ifndef NCP_POSIX_PLAN_H
 #define NCP_POSIX_PLAN_H
 
 #include <stdint.h>
 
-#include "ncp_posix.h"
+#include "ncp_io.h"
+
+/* Domain boundaries fall on multiples of this (a common file system block
+ * and stripe size), so two aggregators never share a block. */
+#define NCP_AGG_ALIGN ((MPI_Offset)1 << 20)
+
+/* Occupancy is agreed as a bitmap of at most this many granules (or one
+ * per domain, if there are more domains), so one reduction of at most
+ * 8 KiB serves any span. */
+#define NCP_AGG_MAXBITS 65536
+
+/* The smallest window a call's staging shrinks to (when round_cap
+ * allows), and the step sized windows grow by: smaller windows cost more
+ * in rounds than they save in memory.  Sized windows are whole steps, so
+ * their edges, multiples of the window size from a 1 MiB boundary, fall
+ * on page boundaries. */
+#define NCP_AGG_MIN_WINDOW ((MPI_Offset)48 << 10)
+#define NCP_AGG_WINDOW_STEP ((MPI_Offset)16 << 10)
+
+/* What a plan is made from besides the extents, the same on every rank. */
+typedef struct ncp_plan_limits {
+    int naggr;              /* aggregators, one domain each */
+    MPI_Offset round_cap;   /* the most bytes one window may hold */
+    int full_windows;       /* 1: windows of round_cap bytes; 0: sized to
+                               the call */
+    int nbuf;               /* windows staged at once on an aggregator
+                               (1 by message, 2 in the shared halves) */
+} ncp_plan_limits;
 
 /*
- * Identical on every rank.  Domain a is [base + a*dsz, +dsz) and its
- * window w is the cap bytes from w*cap on.  Only windows where some rank
- * has bytes get a round: a call whose extents lie far apart (I/O groups'
- * aggregators, sparse subarrays of a large variable) would otherwise run
- * one round per cap bytes of span, nearly all of them empty.  A granule
- * is m windows (m = 1 unless the span holds more than NCP_AGG_MAXBITS
- * windows).
+ * Identical on every rank.  Only windows where some rank has bytes get a
+ * round: a call whose extents lie far apart (I/O groups' aggregators,
+ * sparse subarrays of a large variable) would otherwise run one round per
+ * window of span, nearly all of them empty.  Busy windows are agreed as
+ * granules, each windows_per_granule windows, so the bitmap stays small
+ * over any span.
  */
 typedef struct ncp_agg_plan {
-    MPI_Offset base, hi; /* domains start at base; bytes end before hi */
-    MPI_Offset dsz;      /* domain size, a multiple of NCP_AGG_ALIGN */
-    MPI_Offset cap;      /* window size */
-    int64_t wpd, m, gpd; /* windows per domain, per granule; granules
-                            per domain */
-    uint64_t *busy;      /* bit a*gpd + g: granule g of domain a has bytes */
-    uint64_t *dense;     /* the same bits, set where some rank's list
-                            would overflow its shared pool (shared
-                            staging only): such windows run in parts */
-    MPI_Offset part;     /* a dense window's part (cap when none) */
-    int64_t nparts;      /* parts of a dense window */
-    int64_t *cur;        /* per domain: this round's window, wpd if none */
-    int64_t *at;         /* per domain: this round's part of it */
-    MPI_Offset most;     /* the most bytes one rank writes */
-    int64_t nrounds;     /* the most rounds of one domain (a round per
-                            busy window, or per part of a dense one) */
-    int64_t nwindows;    /* busy windows of all domains */
+    int naggr;                   /* domains, one per aggregator */
+    MPI_Offset domains_start;    /* domain 0 starts here: the lowest byte
+                                    written, rounded down to NCP_AGG_ALIGN */
+    MPI_Offset data_end;         /* one past the highest byte written */
+    MPI_Offset domain_size;      /* bytes per domain: a multiple of
+                                    NCP_AGG_ALIGN, or the whole span */
+    MPI_Offset window_size;      /* bytes per window (a round's most) */
+    int64_t windows_per_domain;  /* windows on a domain's grid */
+    int64_t windows_per_granule; /* windows one busy bit stands for */
+    int64_t granules_per_domain; /* busy bits per domain */
+    int64_t nwords;              /* 64-bit words of the busy bitmap */
+    uint64_t *busy_bits;         /* bit a*granules_per_domain + g: granule g
+                                    of domain a holds some rank's bytes */
+    uint64_t *dense_bits;        /* same indexing, right after busy_bits: some
+                                    rank would overflow its shared list pool
+                                    in a window of the granule, so such
+                                    windows run in parts (shared only) */
+    MPI_Offset part_size;        /* a dense window's part (window_size when
+                                    no window is dense) */
+    int64_t parts_per_window;    /* parts of a dense window */
+    int64_t *cur_window;         /* per domain: this round's window,
+                                    windows_per_domain when done */
+    int64_t *cur_part;           /* per domain: this round's part of it */
+    MPI_Offset most_bytes;       /* the most bytes one rank writes */
+    int64_t nrounds;             /* the most rounds of one domain (one per
+                                    busy window, or per part of a dense
+                                    one) */
+    int64_t busy_windows;        /* busy windows of all domains */
 } ncp_agg_plan;
+
+/* The plan's arrays for naggr domains; ncp_plan_free after either
+ * outcome. */
+int ncp_plan_alloc(ncp_agg_plan *p, int naggr);
+void ncp_plan_free(ncp_agg_plan *p);
+
+/* What this rank adds to the plan, each reduced with MAX over the ranks:
+ * minus its first offset, its end, its byte count. */
+void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[3]);
+
+/* From the reduced numbers: the range, the domains, the windows and the
+ * granules, every window whole (part_size = window_size).  Returns 0 when
+ * no rank has a byte: the plan then has no rounds and the other steps are
+ * skipped. */
+int ncp_plan_shape(ncp_agg_plan *p, const ncp_plan_limits *lim,
+                   const MPI_Offset all[3]);
+
+/* The largest part size, window_size halved (in whole pages while a page
+ * or more), at which none of this rank's parts touches more than slot
+ * extents; reduced with MIN over the ranks, it goes to ncp_plan_set_part. */
+MPI_Offset ncp_plan_part_fit(const ncp_agg_plan *p, const ncp_extents *ext,
+                             int64_t slot);
+void ncp_plan_set_part(ncp_agg_plan *p, MPI_Offset part_size);
+
+/* This rank's busy bits and, when part_size < window_size, its dense bits
+ * (windows where it touches more than slot extents).  Returns the number
+ * of words from busy_bits on to reduce with bitwise OR over the ranks. */
+int64_t ncp_plan_mark(ncp_agg_plan *p, const ncp_extents *ext, int64_t slot);
+
+/* From the reduced bits: every domain's first round, nrounds and
+ * busy_windows. */
+void ncp_plan_start(ncp_agg_plan *p);
 
 /* Aggregator a's window (or part of one) this round: [*lo, *hi),
  * possibly empty. */
-void ncp_agg_plan_window(const ncp_agg_plan *p, int a, MPI_Offset *lo,
-                         MPI_Offset *hi);
+void ncp_plan_window(const ncp_agg_plan *p, int a, MPI_Offset *lo,
+                     MPI_Offset *hi);
 /* On to the next round: every domain to the next part of a dense
  * window, or to its next busy window. */
-void ncp_agg_plan_advance(ncp_file *f, ncp_agg_plan *p);
-
-/* Collective: the plan's rounds by message, from its current round on
- * (posix_msg.c).  Returns the agreed code of a failed allocation, else
- * this aggregator's own write error. */
-int ncp_posix_write_by_message(ncp_file *f, ncp_agg_plan *p,
-                               const ncp_stream *s);
+void ncp_plan_advance(ncp_agg_plan *p);
 
 #endif

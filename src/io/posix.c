@@ -1,10 +1,9 @@
 /*
- * posix.c -- the POSIX driver: every rank opens the file itself.  Reads
- * and independent writes move each rank's own extents with preadv/pwritev,
- * straight between the file and the caller's memory pieces (reads of many
- * small, close extents through a bounce buffer: see sieve_end); collective
- * writes go through the aggregators of posix_agg.c when a node has more
- * than one rank.
+ * posix.c -- the POSIX driver's table: every rank opens the file itself.
+ * Reads and independent writes move each rank's own extents
+ * (posix_move.c); collective writes go through the aggregators
+ * (posix_agg.c) when a node has more than one rank.  ncp_posix.h maps the
+ * driver's files.
  *
  * Why it exists: the engine has already merged each rank's requests into
  * few sorted extents, so a read needs no exchange at all (page-cache reads
@@ -33,332 +32,12 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../base/ncp_stream.h"
+#include "ncp_posix_agg.h"
+#include "ncp_posix_move.h"
+#include "ncp_posix_shm.h"
+#include "ncp_shm_stage.h"
 #include "pnetcdf.h"
-#include "../format/ncp_xconv.h"
 #include "../util/ncp_hints.h"
-
-static int errno_code(int e, int fallback)
-{
-    switch (e) {
-    case ENOENT: return NC_ENOENT;
-    case EEXIST: return NC_EEXIST;
-    case EACCES:
-    case EPERM: return NC_EACCESS;
-    case EROFS: return NC_EPERM;
-    case ENOSPC: return NC_ENO_SPACE;
-    case EDQUOT: return NC_EQUOTA;
-    case EBADF: return NC_EBAD_FILE;
-    default: return fallback;
-    }
-}
-
-/*
- * Move iov[0..n) at off, continuing after partial transfers and EINTR.
- * *done is the byte count moved; a read stops early at end of file.
- */
-static int move_iov(int fd, int is_write, struct iovec *iov, int n,
-                    MPI_Offset off, int64_t *done)
-{
-    *done = 0;
-    while (n > 0) {
-        ssize_t k = is_write ? pwritev(fd, iov, n, (off_t)off)
-                             : preadv(fd, iov, n, (off_t)off);
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) return errno_code(errno, is_write ? NC_EWRITE : NC_EREAD);
-        if (k == 0) {
-            if (is_write) return NC_EWRITE; /* no progress: give up */
-            return NC_NOERR;                /* end of file */
-        }
-        *done += k;
-        off += k;
-        while (n > 0 && (size_t)k >= iov->iov_len) {
-            k -= (ssize_t)iov->iov_len;
-            iov++;
-            n--;
-        }
-        if (n > 0) {
-            iov->iov_base = (char *)iov->iov_base + k;
-            iov->iov_len -= (size_t)k;
-        }
-    }
-    return NC_NOERR;
-}
-
-int ncp_posix_pwritev(int fd, struct iovec *iov, int n, MPI_Offset off)
-{
-    int64_t done;
-    return move_iov(fd, 1, iov, n, off, &done);
-}
-
-/* A cursor over the memory pieces: piece i, byte `at` within it. */
-typedef struct mem_cursor {
-    const ncp_extents *mem;
-    int64_t i;
-    MPI_Offset at;
-} mem_cursor;
-
-/* The next slice of memory at the cursor, at most `want` bytes (with
- * whole: or up to the end of the element `want` ends in, in a swapped
- * piece): its address in *p, the width of its swapped elements in *w
- * (0: none), its length returned (0 when memory is used up). */
-static MPI_Offset cursor_take(mem_cursor *c, MPI_Offset want, int whole,
-                              char **p, int *w)
-{
-    MPI_Offset left, piece;
-    if (c->i >= c->mem->n) return 0;
-    *w = c->mem->swap ? c->mem->swap[c->i] : 0;
-    left = c->mem->len[c->i] - c->at;
-    piece = left < want ? left : want;
-    /* A read's chunks cut pieces wherever the bytes before them end;
-     * cut inside an element, a swapped piece's rest was swapped out of
-     * step.  Such a slice runs to the element's end, as pieces and
-     * extents do.  (A copy stops where the read stopped.) */
-    if (whole && *w > 1 && piece < left && piece % *w != 0)
-        piece += *w - piece % *w;
-    *p = (char *)(intptr_t)c->mem->off[c->i] + c->at;
-    c->at += piece;
-    if (c->at == c->mem->len[c->i]) {
-        c->i++;
-        c->at = 0;
-    }
-    return piece;
-}
-
-/* Fill iov with up to NCP_POSIX_IOV slices of the next `want` bytes of
- * memory (each below 1 GiB, so no length overflows ssize_t sums), and w
- * with their swap widths. */
-static int take_iov(mem_cursor *c, MPI_Offset want, struct iovec *iov,
-                    unsigned char *w, MPI_Offset *got)
-{
-    const MPI_Offset cap = (MPI_Offset)1 << 30;
-    int n = 0, width = 0;
-    *got = 0;
-    while (want > 0 && n < NCP_POSIX_IOV) {
-        char *p;
-        MPI_Offset piece =
-            cursor_take(c, want < cap ? want : cap, 1, &p, &width);
-        if (piece == 0) break;
-        w[n] = (unsigned char)width;
-        iov[n].iov_base = p;
-        iov[n].iov_len = (size_t)piece;
-        n++;
-        *got += piece;
-        want -= piece;
-    }
-    return n;
-}
-
-/*
- * Reverse the elements of the first `done` bytes of iov[0..n) (widths w),
- * while they are in cache: a read's right after its preadv, a write's
- * before and after its pwritev.  Done in one pass over a whole combined
- * call, the swap ran at memory speed: a read of 20 record variables of
- * 50^3 at 4 ranks (coll_perf) was 10% slower than reading per variable,
- * and at 1 rank on tmpfs a combined write of them, swapped in place and
- * back over all 10 MiB, was 0.89-0.95x of writing per variable.  Only
- * whole elements: a partial one exists only where a read met the end of
- * the file.
- */
-static void swap_slices(const struct iovec *iov, const unsigned char *w,
-                        int n, int64_t done)
-{
-    int k;
-    for (k = 0; k < n && done > 0; k++) {
-        int64_t len = (int64_t)iov[k].iov_len < done ? (int64_t)iov[k].iov_len
-                                                     : done;
-        if (w[k] > 1) ncp_x_swap_inplace(iov[k].iov_base, len / w[k], w[k]);
-        done -= len;
-    }
-}
-
-/* The most bytes one preadv or pwritev moves when swap_slices goes with
- * it: within a core's L2 cache (1 MiB here), and a multiple of every
- * width.  A write's chunk is the larger: each pwritev to ext4 costs more
- * than the bytes, and at 1 rank on /tmp a combined write of 20 variables
- * of 50^3 ran 1.2x faster in 1 MiB chunks than in 256 KiB ones. */
-enum { SWAP_READ_CHUNK = 256 << 10, SWAP_WRITE_CHUNK = 1 << 20 };
-
-static int by_base(const void *a, const void *b)
-{
-    const char *x = ((const struct iovec *)a)->iov_base;
-    const char *y = ((const struct iovec *)b)->iov_base;
-    return x < y ? -1 : x > y;
-}
-
-/* Do two of iov[0..n) share memory?  Pieces come in address order but
- * for one buffer written to two variables, so sort only when not. */
-static int slices_overlap(const struct iovec *iov, int n)
-{
-    struct iovec s[NCP_POSIX_IOV];
-    const char *end;
-    int k;
-    for (k = 1; k < n; k++)
-        if ((const char *)iov[k].iov_base <
-            (const char *)iov[k - 1].iov_base + iov[k - 1].iov_len)
-            break;
-    if (k >= n) return 0;
-    memcpy(s, iov, (size_t)n * sizeof(*iov));
-    qsort(s, (size_t)n, sizeof(*s), by_base);
-    end = (const char *)s[0].iov_base + s[0].iov_len;
-    for (k = 1; k < n; k++) {
-        const char *e = (const char *)s[k].iov_base + s[k].iov_len;
-        if ((const char *)s[k].iov_base < end) return 1;
-        if (e > end) end = e;
-    }
-    return 0;
-}
-
-/*
- * Write iov[0..n) at off, the elements of swapped slices (widths w)
- * reversed in place for the write and back after it, whatever the write
- * returned: the caller's buffer comes back as it was.  Slices that share
- * memory (one buffer written twice, or as bytes and as ints) would be
- * swapped twice, or under each other, so they go one at a time.
- */
-static int write_swapped(int fd, const struct iovec *iov,
-                         const unsigned char *w, int n, MPI_Offset off)
-{
-    struct iovec moving[NCP_POSIX_IOV];
-    int64_t done;
-    int k, err = NC_NOERR;
-    if (n > 1 && slices_overlap(iov, n)) {
-        for (k = 0; k < n && err == NC_NOERR; k++) {
-            err = write_swapped(fd, &iov[k], &w[k], 1, off);
-            off += (MPI_Offset)iov[k].iov_len;
-        }
-        return err;
-    }
-    swap_slices(iov, w, n, INT64_MAX);
-    memcpy(moving, iov, (size_t)n * sizeof(*iov)); /* move_iov advances */
-    err = move_iov(fd, 1, moving, n, off, &done);
-    swap_slices(iov, w, n, INT64_MAX);
-    return err;
-}
-
-/* Move one file extent against the next memory pieces, in chunks of at
- * most SWAP_*_CHUNK where they carry swap widths.  *eof is set when a read
- * met the end of the file. */
-static int move_extent(int fd, int is_write, MPI_Offset off, MPI_Offset len,
-                       mem_cursor *cur, int *eof)
-{
-    struct iovec iov[NCP_POSIX_IOV], read_iov[NCP_POSIX_IOV];
-    unsigned char w[NCP_POSIX_IOV];
-    int64_t done;
-    MPI_Offset got;
-    MPI_Offset chunk = is_write ? SWAP_WRITE_CHUNK : SWAP_READ_CHUNK;
-    int err = NC_NOERR, swaps = cur->mem->swap != NULL;
-    while (len > 0 && err == NC_NOERR) {
-        MPI_Offset want = swaps && len > chunk ? chunk : len;
-        int n = take_iov(cur, want, iov, w, &got);
-        if (n == 0) return NC_EINTERNAL; /* memory shorter than file */
-        if (is_write && swaps) {
-            err = write_swapped(fd, iov, w, n, off);
-        } else {
-            if (swaps) /* move_iov advances iov past what it moved */
-                memcpy(read_iov, iov, (size_t)n * sizeof(*iov));
-            err = move_iov(fd, is_write, iov, n, off, &done);
-            if (swaps && err == NC_NOERR) swap_slices(read_iov, w, n, done);
-            if (err == NC_NOERR && done < got) {
-                *eof = 1;
-                return NC_NOERR;
-            }
-        }
-        off += got;
-        len -= got;
-    }
-    return err;
-}
-
-/*
- * Read sieving.  A subarray's rows come as many small extents with small
- * holes between them, and one preadv each costs more than reading the
- * holes: at 8 ranks a 32^3 int block per rank is 1024 extents of 128
- * bytes per variable.  A run of at least SIEVE_MIN extents, each hole at
- * most SIEVE_HOLE bytes and the whole at most SIEVE_SPAN, is read with
- * one pread into a bounce buffer and copied out.  Reads only: a write
- * would have to read, patch and write back the holes, racing with the
- * ranks that own them.
- */
-enum { SIEVE_MIN = 4, SIEVE_HOLE = 4096, SIEVE_SPAN = 4 << 20 };
-
-/* One past the last extent of the sieve run starting at extent i. */
-static int64_t sieve_end(const ncp_extents *ext, int64_t i)
-{
-    int64_t j = i + 1;
-    MPI_Offset first = ext->off[i];
-    while (j < ext->n && ext->off[j] - (ext->off[j - 1] + ext->len[j - 1]) <=
-                             SIEVE_HOLE &&
-           ext->off[j] + ext->len[j] - first <= SIEVE_SPAN)
-        j++;
-    return j;
-}
-
-/* Copy n bytes from src into the memory pieces at the cursor, reversing
- * the elements of swapped pieces on the way (a partial element, only
- * where the file ended, as it is). */
-static void copy_out(mem_cursor *c, const char *src, MPI_Offset n)
-{
-    char *p;
-    MPI_Offset piece, whole;
-    int w;
-    while (n > 0 && (piece = cursor_take(c, n, 0, &p, &w)) > 0) {
-        whole = w > 1 ? piece / w * w : 0;
-        if (whole) ncp_x_swap_copy(p, src, whole / w, w);
-        memcpy(p + whole, src + whole, (size_t)(piece - whole));
-        src += piece;
-        n -= piece;
-    }
-}
-
-/* Read extents [i, j) through buf (span bytes from ext->off[i]). */
-static int sieve_read(int fd, const ncp_extents *ext, int64_t i, int64_t j,
-                      MPI_Offset span, char *buf, mem_cursor *cur, int *eof)
-{
-    MPI_Offset base = ext->off[i];
-    struct iovec one = {buf, (size_t)span};
-    int64_t have;
-    int err = move_iov(fd, 0, &one, 1, base, &have);
-    for (int64_t k = i; k < j && err == NC_NOERR && !*eof; k++) {
-        MPI_Offset at = ext->off[k] - base, n = ext->len[k];
-        if (at + n > have) {
-            n = have > at ? have - at : 0;
-            *eof = 1;
-        }
-        copy_out(cur, buf + at, n);
-    }
-    return err;
-}
-
-int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
-                   const ncp_extents *mem)
-{
-    mem_cursor cur = {mem, 0, 0};
-    char *buf = NULL;
-    MPI_Offset buf_len = 0;
-    int64_t i = 0;
-    int err = NC_NOERR, eof = 0;
-    while (i < ext->n && err == NC_NOERR && !eof) {
-        int64_t j = is_write ? i + 1 : sieve_end(ext, i);
-        MPI_Offset span = ext->off[j - 1] + ext->len[j - 1] - ext->off[i];
-        if (j - i < SIEVE_MIN) {
-            err = move_extent(fd, is_write, ext->off[i], ext->len[i], &cur,
-                              &eof);
-            i++;
-            continue;
-        }
-        if (span > buf_len) {
-            free(buf);
-            buf_len = span;
-            buf = malloc((size_t)buf_len);
-            if (buf == NULL) return NC_ENOMEM;
-        }
-        err = sieve_read(fd, ext, i, j, span, buf, &cur, &eof);
-        i = j;
-    }
-    free(buf);
-    return err;
-}
 
 /* Does a write go through the aggregators (posix_agg.c)?  Only a
  * collective one, when a node has more ranks than aggregators. */
@@ -381,29 +60,18 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
 }
 
 /*
- * The posix driver swaps every byte-swapped buffer itself, but for one
- * case.  A read swaps its bytes as they arrive (ncp_posix_move).  A rank
- * writing its own bytes (one rank, independent mode, an aggregator per
- * rank) swaps the caller's buffer in place and back one 1 MiB chunk at a
- * time around each pwritev, while the chunk is in cache: swapped in place
- * whole before the write and back after it, a combined write of 20
- * variables of 50^3 at 1 rank on tmpfs was 0.89-0.95x of writing per
- * variable (a bounce buffer instead, 1.08-1.23x faster at 1 rank, had to
- * be a tenth of the call to keep the write's memory under 10% of it, and
- * then took so many pwrites that the combined write was no faster than
- * one write per variable).  Where a rank copies its bytes anyway, it
- * swaps while copying: into the shared staging of an aggregated write on
- * one node (posix_shm.c), into its own staging buffer when it is an
- * aggregator.
- * The exception: under nc_posix_shm=disable the other ranks of an
- * aggregated write leave the in-place swap to the engine: it runs on all
- * of them at once before the rounds, while packing swapped bytes in the
- * rounds made the aggregator wait for them (0.92-0.95x at 2 and 4
- * ranks).  Under auto they pack even before the shared staging is due:
- * the call that sets it up cannot be told from the others before the
- * rounds are planned, and swapping in place there made coll_perf's 50^3
- * fixed writes 1.2-1.3x slower.
- * docs/BENCHMARKS.md has the runs.
+ * Who swaps a byte-swapped buffer: the driver, wherever its bytes pass
+ * through this rank's hands anyway (a read as the bytes arrive; a rank
+ * writing its own bytes, a cache-sized chunk in place and back around
+ * each pwritev; a rank copying into the shared staging; an aggregator
+ * copying its own bytes into its staging), since the bytes are then in
+ * cache.  The exception, left to the engine's in-place swap, is the
+ * other ranks of an aggregated write on a file that can have no shared
+ * staging (NCP_SHM_NO): all of them swap at once before the rounds,
+ * while packing swapped bytes would lengthen the aggregator's wait on
+ * them.  Under auto they pack even before the shared staging is due,
+ * because the call that sets it up is not known before its rounds are
+ * planned.
  */
 static int posix_swaps(const ncp_file *f, int collective, int is_write)
 {
@@ -414,7 +82,7 @@ static int posix_swaps(const ncp_file *f, int collective, int is_write)
 static int open_fd(ncp_file *f, int flags, int fallback)
 {
     f->fd = open(f->path, flags | O_CLOEXEC, 0666);
-    return f->fd < 0 ? errno_code(errno, fallback) : NC_NOERR;
+    return f->fd < 0 ? ncp_posix_errno(errno, fallback) : NC_NOERR;
 }
 
 /*
@@ -448,8 +116,7 @@ static void posix_hints(ncp_file *f, ncp_hints *v)
     MPI_Bcast(v, (int)sizeof(*v), MPI_BYTE, 0, f->comm);
 }
 
-/* The staging's bytes a round: two rounds share the hint's buffer
- * (measured as fast with 512 KiB rounds as with 1 MiB at 4 ranks). */
+/* The staging's bytes a round: two rounds share the hint's buffer. */
 static int64_t shm_round_cap(int64_t buffer_size)
 {
     return buffer_size > 1 ? buffer_size / 2 : 1;
@@ -474,7 +141,7 @@ static void posix_shm_state(ncp_file *f, const ncp_hints *v, int shm_ok,
     x->shm_after = v->posix_shm == SHM_AUTO ? NCP_SHM_AFTER_WINDOWS : 0;
     x->round_cap = shm_round_cap(v->posix_buffer_size);
     if (!all_kept) return;
-    found->busy = 1;
+    ncp_shm_keep_take(found);
     x->stage = found;
     x->shm = NCP_SHM_ON;
 }
@@ -566,7 +233,7 @@ static int posix_open(ncp_file *f, int create, int clobber)
 static int posix_close(ncp_file *f)
 {
     int err = NC_NOERR;
-    if (f->fd >= 0 && close(f->fd) != 0) err = errno_code(errno, NC_EFILE);
+    if (f->fd >= 0 && close(f->fd) != 0) err = ncp_posix_errno(errno, NC_EFILE);
     f->fd = -1;
     posix_state_free(f);
     return err;
@@ -577,7 +244,7 @@ static int posix_write_at(ncp_file *f, MPI_Offset off, const void *buf,
 {
     struct iovec one = {(void *)buf, (size_t)n};
     int64_t done;
-    return n > 0 ? move_iov(f->fd, 1, &one, 1, off, &done) : NC_NOERR;
+    return n > 0 ? ncp_posix_move_iov(f->fd, 1, &one, 1, off, &done) : NC_NOERR;
 }
 
 static int posix_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
@@ -585,13 +252,13 @@ static int posix_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
 {
     struct iovec one = {buf, (size_t)n};
     *got = 0;
-    return n > 0 ? move_iov(f->fd, 0, &one, 1, off, got) : NC_NOERR;
+    return n > 0 ? ncp_posix_move_iov(f->fd, 0, &one, 1, off, got) : NC_NOERR;
 }
 
 static int posix_get_size(ncp_file *f, MPI_Offset *size)
 {
     struct stat st;
-    if (fstat(f->fd, &st) != 0) return errno_code(errno, NC_EFILE);
+    if (fstat(f->fd, &st) != 0) return ncp_posix_errno(errno, NC_EFILE);
     *size = (MPI_Offset)st.st_size;
     return NC_NOERR;
 }
@@ -602,7 +269,7 @@ static int posix_set_size(ncp_file *f, MPI_Offset size)
     int rank, err = NC_NOERR;
     MPI_Comm_rank(f->comm, &rank);
     if (rank == 0 && ftruncate(f->fd, (off_t)size) != 0)
-        err = errno_code(errno, NC_EFILE);
+        err = ncp_posix_errno(errno, NC_EFILE);
     return ncp_agree(f->comm, err);
 }
 
@@ -611,7 +278,8 @@ static int posix_set_size(ncp_file *f, MPI_Offset size)
 static int posix_sync(ncp_file *f)
 {
     int err = NC_NOERR;
-    if (f->writable && fsync(f->fd) != 0) err = errno_code(errno, NC_EFILE);
+    if (f->writable && fsync(f->fd) != 0)
+        err = ncp_posix_errno(errno, NC_EFILE);
     return ncp_agree(f->comm, err);
 }
 

@@ -1,6 +1,6 @@
 /*
  * posix_msg.c -- the rounds of an aggregated write by message, wherever
- * the shared staging is not set up (posix_agg.c plans the rounds).  In
+ * the shared staging is not set up (posix_plan.c plans the rounds).  In
  * each round every rank sends each aggregator its extents clipped to the
  * aggregator's window and the bytes they hold, all in one MPI_Alltoallw,
  * and the aggregator writes them with a few large pwritev calls.
@@ -20,12 +20,13 @@
  * holds at most MSG_COUNT_BYTES of counts per aggregator: 1024 rounds at
  * 4 ranks, one round a batch from 4096 ranks on.
  */
-#include "ncp_posix_plan.h"
+#include "ncp_posix_msg.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ncp_posix_move.h"
 #include "pnetcdf.h"
 
 /* What an aggregator receives in one count exchange, at most: two
@@ -231,7 +232,7 @@ static void batch_count(ncp_file *f, ncp_agg_plan *p, const ncp_stream *s,
         for (a = 0; a < c->naggr; a++) {
             MPI_Offset *w = win_at(c, a, k), s0 = 0, s1 = 0;
             int64_t *cnt = out_at(c, a, k), nblk;
-            ncp_agg_plan_window(p, a, &w[0], &w[1]);
+            ncp_plan_window(p, a, &w[0], &w[1]);
             cnt[0] = cnt[1] = 0;
             if (w[0] < w[1]) {
                 cnt[0] = ncp_extents_touching(s->ext, w[0], w[1]);
@@ -244,7 +245,7 @@ static void batch_count(ncp_file *f, ncp_agg_plan *p, const ncp_stream *s,
             if (nblk > c->most_blocks) c->most_blocks = nblk;
         }
         if (packed > c->most_packed) c->most_packed = packed;
-        ncp_agg_plan_advance(f, p);
+        ncp_plan_advance(p);
     }
 }
 

@@ -3,9 +3,8 @@
  *
  * A wait polls, then yields the core between polls, then sleeps.  Why
  * not sleep at once: waking a sleeper is a system call on the critical
- * path of the rank that adds (the aggregator, round after round), and
- * sleeping at once made coll_io's issue-6 case at 4 ranks on 2 cores
- * 1.5x slower than yielding.  Why not only yield: a rank that waits long
+ * path of the rank that adds (the aggregator, round after round).  Why
+ * not only yield: a rank that waits long
  * (an aggregator's write to a slow file system) should leave its core to
  * whatever else runs on the node.  Why not MPI_Allreduce rounds: every
  * rank then waits for every other, where the staging needs only "the
@@ -35,10 +34,9 @@
  * microsecond or two when the adder runs on another core. */
 #define NCP_SHM_POLLS 200
 /* Time spent yielding before the first sleep, in nanoseconds: longer
- * than a round takes here.  A yield returns at once on an otherwise
- * idle core, so a count of yields can run out long before a round ends:
- * with 100 of them, 2-rank combined writes ran 0.83-0.95x as fast in 4
- * of coll_perf's 8 cases. */
+ * than a round takes.  Time, not a count of yields: a yield returns at
+ * once on an otherwise idle core, so a count can run out long before a
+ * round ends. */
 #define NCP_SHM_YIELD_NS 2000000
 
 static int reached(uint32_t value, uint32_t want)

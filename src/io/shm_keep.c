@@ -2,26 +2,51 @@
  * shm_keep.c -- the shared stagings a process keeps between files.
  *
  * Why: making a file's shared staging (MPI_Win_allocate_shared, then
- * every rank faulting its pages in) took 1.8-3.5 ms, so a file started
- * it only after 8 windows of aggregated writes, and the pages it faulted
- * in were most of a file's first write's extra memory.  A program that
- * writes a file per step or per checkpoint paid both every time.  A kept
- * staging carries over to the next file on a congruent communicator
- * with the same staging hints: coll_perf's writes at 2 and 4 ranks ran
- * a median 1.09x (combined) and 1.07x (per variable) faster, its write's
- * extra memory at 32^3 and 50^3 fell from 7.4-13% of a rank's bytes to
- * under 4% (docs/BENCHMARKS.md).  The price: a kept window's touched
- * pages stay resident until MPI_Finalize (nc_posix_shm_keep=disable
- * frees it at close).
+ * every rank faulting its pages in) costs enough that a file starts it
+ * only after a few windows of aggregated writes, and its pages are most
+ * of a file's first write's extra memory.  A program that writes a file
+ * per step or per checkpoint would pay both every time.  A kept staging
+ * carries over to the next file on a congruent communicator with the
+ * same staging hints.  The price: a kept window's touched pages stay
+ * resident until MPI_Finalize (nc_posix_shm_keep=disable frees it at
+ * close).
  *
  * The list lives until MPI_Finalize, which frees it through a delete
  * callback on MPI_COMM_SELF: the standard runs those first thing in
  * MPI_Finalize, with MPI still usable.  At most NCP_SHM_KEEP_MAX are
- * kept; a file that cannot keep its staging frees it at close as before.
- * Like the rest of the library, the list is not safe for threads calling
- * it at once.
+ * kept; a file that cannot keep its staging frees it at close.  Like the
+ * rest of the library, the list is not safe for threads calling it at
+ * once.
+ *
+ * A STAGING'S LIFE (st->kept, st->busy)
+ *
+ *   OWNED ..... made by the open file that holds it (kept 0)
+ *   IDLE ...... on the kept list, no file holds it (kept 1, busy 0)
+ *   HELD ...... on the kept list, an open file holds it (kept 1, busy 1)
+ *   FREED ..... window and struct gone
+ *
+ *   (write)  -> OWNED   ncp_posix_shm_setup (posix_shm.c) at an
+ *                       aggregated write of a file in state LATER
+ *   OWNED    -> IDLE    ncp_posix_shm_free -> ncp_shm_keep_add: at close,
+ *                       every rank has room and nc_posix_shm_keep allows
+ *   OWNED    -> FREED   ncp_posix_shm_free -> ncp_shm_stage_free: at
+ *                       close otherwise
+ *   IDLE     -> HELD    posix_shm_state (posix.c) -> ncp_shm_keep_take:
+ *                       at open, when every rank found one
+ *                       (ncp_shm_keep_find)
+ *   HELD     -> IDLE    ncp_posix_shm_free -> ncp_shm_keep_release: at
+ *                       close, no collective
+ *   IDLE     -> FREED   free_kept, at MPI_Finalize (a HELD one too)
+ *
+ * Invariants:
+ *  1. A kept staging's round count goes on from file to file, so its
+ *     counters stay meaningful without being cleared again.
+ *  2. Stagings join every rank's list at collective closes, so any two
+ *     that some ranks both hold lie in the same order in all their lists
+ *     and free_kept reaches each window's MPI_Win_free together.
+ *  3. A HELD staging belongs to one file at a time (find skips busy ones).
  */
-#include "ncp_posix.h"
+#include "ncp_shm_stage.h"
 
 #include <stdlib.h>
 
@@ -91,4 +116,14 @@ void ncp_shm_keep_add(ncp_shm_stage *st)
     st->next = kept;
     kept = st;
     nkept++;
+}
+
+void ncp_shm_keep_take(ncp_shm_stage *st)
+{
+    st->busy = 1;
+}
+
+void ncp_shm_keep_release(ncp_shm_stage *st)
+{
+    st->busy = 0;
 }

@@ -1,0 +1,36 @@
+/*
+ * ncp_posix_move.h -- the POSIX driver's leaf (posix_move.c): one rank's
+ * bytes between the file and memory with preadv/pwritev.  No MPI
+ * communication; everything above it (the driver, the aggregation paths)
+ * calls down into it.
+ */
+#ifndef NCP_POSIX_MOVE_H
+#define NCP_POSIX_MOVE_H
+
+#include <sys/uio.h>
+
+#include "ncp_io.h"
+
+/* iovec entries handed to one preadv/pwritev (POSIX guarantees 16; Linux
+ * takes 1024). */
+#define NCP_POSIX_IOV 1024
+
+/* The NC_* code for errno value e; fallback when none fits better. */
+int ncp_posix_errno(int e, int fallback);
+
+/* Move iov[0..n) at off, continuing after partial transfers and EINTR
+ * (iov is advanced).  *done is the byte count moved; a read stops early
+ * at the end of the file. */
+int ncp_posix_move_iov(int fd, int is_write, struct iovec *iov, int n,
+                       MPI_Offset off, int64_t *done);
+
+/* Write the pieces iov[0..n) at off, continuing after partial writes. */
+int ncp_posix_pwritev(int fd, struct iovec *iov, int n, MPI_Offset off);
+
+/* Move every extent of ext with pwritev/preadv against mem; this rank
+ * only.  A read reverses the elements of pieces with swap widths as they
+ * arrive; a write swaps them in place and back around each pwritev. */
+int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
+                   const ncp_extents *mem);
+
+#endif

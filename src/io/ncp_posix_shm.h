@@ -1,0 +1,34 @@
+/*
+ * ncp_posix_shm.h -- an aggregated write's rounds through the shared
+ * staging (posix_shm.c), and the staging's life with its file: set up by
+ * posix_agg.c, freed or kept at close by posix.c.
+ */
+#ifndef NCP_POSIX_SHM_H
+#define NCP_POSIX_SHM_H
+
+#include "ncp_posix.h"
+#include "ncp_posix_plan.h"
+#include "../base/ncp_stream.h"
+
+/* When shm is NCP_SHM_ON: the plan's rounds through the shared staging,
+ * every rank in the same order, with no collective.  Returns this
+ * aggregator's own write error. */
+int ncp_posix_write_by_shm(ncp_file *f, ncp_agg_plan *p,
+                           const ncp_stream *s);
+
+/* Pairs a rank's list may hold in one half of the file's staging: the
+ * planner cuts windows so that no rank touches more extents in one. */
+int64_t ncp_posix_shm_slot(const ncp_posix *x, int np);
+
+/* Collective, at an aggregated write of a file whose shm is
+ * NCP_SHM_LATER: the shared staging window.  Every rank agrees on the
+ * outcome; on failure shm becomes NCP_SHM_NO (the message path). */
+int ncp_posix_shm_setup(ncp_file *f);
+
+/* Collective when the file made its staging (close): the staging is
+ * kept for a later file where nc_posix_shm_keep and every rank's kept
+ * list allow, else freed.  A kept staging the file took over goes back
+ * to the list, with no collective. */
+void ncp_posix_shm_free(ncp_file *f);
+
+#endif

@@ -1,0 +1,340 @@
+/*
+ * posix_move.c -- the POSIX driver's leaf: one rank's bytes between the
+ * file and its memory pieces, with preadv/pwritev and no communication.
+ * Reads of many small, close extents go through a bounce buffer (the
+ * sieve, see sieve_end); pieces with swap widths are byte-reversed a
+ * cache-sized chunk at a time around each system call.
+ *
+ * Invariants:
+ *  1. A read past the end of the file stops there and leaves the rest of
+ *     the memory untouched, as an MPI-IO read does.
+ *  2. A write's caller buffer comes back as it was, whatever the write
+ *     returned (write_swapped swaps it back).
+ *  3. No MPI call: the aggregation paths above call in here on one rank.
+ */
+#define _GNU_SOURCE
+#include "ncp_posix_move.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "pnetcdf.h"
+#include "../format/ncp_xconv.h"
+
+int ncp_posix_errno(int e, int fallback)
+{
+    switch (e) {
+    case ENOENT: return NC_ENOENT;
+    case EEXIST: return NC_EEXIST;
+    case EACCES:
+    case EPERM: return NC_EACCESS;
+    case EROFS: return NC_EPERM;
+    case ENOSPC: return NC_ENO_SPACE;
+    case EDQUOT: return NC_EQUOTA;
+    case EBADF: return NC_EBAD_FILE;
+    default: return fallback;
+    }
+}
+
+int ncp_posix_move_iov(int fd, int is_write, struct iovec *iov, int n,
+                       MPI_Offset off, int64_t *done)
+{
+    *done = 0;
+    while (n > 0) {
+        ssize_t k = is_write ? pwritev(fd, iov, n, (off_t)off)
+                             : preadv(fd, iov, n, (off_t)off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0)
+            return ncp_posix_errno(errno, is_write ? NC_EWRITE : NC_EREAD);
+        if (k == 0) {
+            if (is_write) return NC_EWRITE; /* no progress: give up */
+            return NC_NOERR;                /* end of file */
+        }
+        *done += k;
+        off += k;
+        while (n > 0 && (size_t)k >= iov->iov_len) {
+            k -= (ssize_t)iov->iov_len;
+            iov++;
+            n--;
+        }
+        if (n > 0) {
+            iov->iov_base = (char *)iov->iov_base + k;
+            iov->iov_len -= (size_t)k;
+        }
+    }
+    return NC_NOERR;
+}
+
+int ncp_posix_pwritev(int fd, struct iovec *iov, int n, MPI_Offset off)
+{
+    int64_t done;
+    return ncp_posix_move_iov(fd, 1, iov, n, off, &done);
+}
+
+/* A cursor over the memory pieces: piece i, byte `at` within it. */
+typedef struct mem_cursor {
+    const ncp_extents *mem;
+    int64_t i;
+    MPI_Offset at;
+} mem_cursor;
+
+/* The next slice of memory at the cursor, at most `want` bytes (with
+ * whole: or up to the end of the element `want` ends in, in a swapped
+ * piece): its address in *p, the width of its swapped elements in *w
+ * (0: none), its length returned (0 when memory is used up). */
+static MPI_Offset cursor_take(mem_cursor *c, MPI_Offset want, int whole,
+                              char **p, int *w)
+{
+    MPI_Offset left, piece;
+    if (c->i >= c->mem->n) return 0;
+    *w = c->mem->swap ? c->mem->swap[c->i] : 0;
+    left = c->mem->len[c->i] - c->at;
+    piece = left < want ? left : want;
+    /* A read's chunks cut pieces wherever the bytes before them end;
+     * cut inside an element, a swapped piece's rest was swapped out of
+     * step.  Such a slice runs to the element's end, as pieces and
+     * extents do.  (A copy stops where the read stopped.) */
+    if (whole && *w > 1 && piece < left && piece % *w != 0)
+        piece += *w - piece % *w;
+    *p = (char *)(intptr_t)c->mem->off[c->i] + c->at;
+    c->at += piece;
+    if (c->at == c->mem->len[c->i]) {
+        c->i++;
+        c->at = 0;
+    }
+    return piece;
+}
+
+/* Fill iov with up to NCP_POSIX_IOV slices of the next `want` bytes of
+ * memory (each below 1 GiB, so no length overflows ssize_t sums), and w
+ * with their swap widths. */
+static int take_iov(mem_cursor *c, MPI_Offset want, struct iovec *iov,
+                    unsigned char *w, MPI_Offset *got)
+{
+    const MPI_Offset cap = (MPI_Offset)1 << 30;
+    int n = 0, width = 0;
+    *got = 0;
+    while (want > 0 && n < NCP_POSIX_IOV) {
+        char *p;
+        MPI_Offset piece =
+            cursor_take(c, want < cap ? want : cap, 1, &p, &width);
+        if (piece == 0) break;
+        w[n] = (unsigned char)width;
+        iov[n].iov_base = p;
+        iov[n].iov_len = (size_t)piece;
+        n++;
+        *got += piece;
+        want -= piece;
+    }
+    return n;
+}
+
+/*
+ * Reverse the elements of the first `done` bytes of iov[0..n) (widths w),
+ * while they are in cache: a read's right after its preadv, a write's
+ * before and after its pwritev.  Swapping a whole call in one pass
+ * afterwards runs at memory speed instead.  Only whole elements: a
+ * partial one exists only where a read met the end of the file.
+ */
+static void swap_slices(const struct iovec *iov, const unsigned char *w,
+                        int n, int64_t done)
+{
+    int k;
+    for (k = 0; k < n && done > 0; k++) {
+        int64_t len = (int64_t)iov[k].iov_len < done ? (int64_t)iov[k].iov_len
+                                                     : done;
+        if (w[k] > 1) ncp_x_swap_inplace(iov[k].iov_base, len / w[k], w[k]);
+        done -= len;
+    }
+}
+
+/* The most bytes one preadv or pwritev moves when swap_slices goes with
+ * it: within a core's L2 cache, and a multiple of every width.  A
+ * write's chunk is the larger because each pwritev costs more than its
+ * bytes (docs/bench/notes/2026-11-25-io-comment-history.md). */
+enum { SWAP_READ_CHUNK = 256 << 10, SWAP_WRITE_CHUNK = 1 << 20 };
+
+static int by_base(const void *a, const void *b)
+{
+    const char *x = ((const struct iovec *)a)->iov_base;
+    const char *y = ((const struct iovec *)b)->iov_base;
+    return x < y ? -1 : x > y;
+}
+
+/* Do two of iov[0..n) share memory?  Pieces come in address order but
+ * for one buffer written to two variables, so sort only when not. */
+static int slices_overlap(const struct iovec *iov, int n)
+{
+    struct iovec s[NCP_POSIX_IOV];
+    const char *end;
+    int k;
+    for (k = 1; k < n; k++)
+        if ((const char *)iov[k].iov_base <
+            (const char *)iov[k - 1].iov_base + iov[k - 1].iov_len)
+            break;
+    if (k >= n) return 0;
+    memcpy(s, iov, (size_t)n * sizeof(*iov));
+    qsort(s, (size_t)n, sizeof(*s), by_base);
+    end = (const char *)s[0].iov_base + s[0].iov_len;
+    for (k = 1; k < n; k++) {
+        const char *e = (const char *)s[k].iov_base + s[k].iov_len;
+        if ((const char *)s[k].iov_base < end) return 1;
+        if (e > end) end = e;
+    }
+    return 0;
+}
+
+/*
+ * Write iov[0..n) at off, the elements of swapped slices (widths w)
+ * reversed in place for the write and back after it, whatever the write
+ * returned: the caller's buffer comes back as it was.  Slices that share
+ * memory (one buffer written twice, or as bytes and as ints) would be
+ * swapped twice, or under each other, so they go one at a time.
+ */
+static int write_swapped(int fd, const struct iovec *iov,
+                         const unsigned char *w, int n, MPI_Offset off)
+{
+    struct iovec moving[NCP_POSIX_IOV];
+    int64_t done;
+    int k, err = NC_NOERR;
+    if (n > 1 && slices_overlap(iov, n)) {
+        for (k = 0; k < n && err == NC_NOERR; k++) {
+            err = write_swapped(fd, &iov[k], &w[k], 1, off);
+            off += (MPI_Offset)iov[k].iov_len;
+        }
+        return err;
+    }
+    swap_slices(iov, w, n, INT64_MAX);
+    memcpy(moving, iov, (size_t)n * sizeof(*iov)); /* move_iov advances */
+    err = ncp_posix_move_iov(fd, 1, moving, n, off, &done);
+    swap_slices(iov, w, n, INT64_MAX);
+    return err;
+}
+
+/* Move one file extent against the next memory pieces, in chunks of at
+ * most SWAP_*_CHUNK where they carry swap widths.  *eof is set when a read
+ * met the end of the file. */
+static int move_extent(int fd, int is_write, MPI_Offset off, MPI_Offset len,
+                       mem_cursor *cur, int *eof)
+{
+    struct iovec iov[NCP_POSIX_IOV], read_iov[NCP_POSIX_IOV];
+    unsigned char w[NCP_POSIX_IOV];
+    int64_t done;
+    MPI_Offset got;
+    MPI_Offset chunk = is_write ? SWAP_WRITE_CHUNK : SWAP_READ_CHUNK;
+    int err = NC_NOERR, swaps = cur->mem->swap != NULL;
+    while (len > 0 && err == NC_NOERR) {
+        MPI_Offset want = swaps && len > chunk ? chunk : len;
+        int n = take_iov(cur, want, iov, w, &got);
+        if (n == 0) return NC_EINTERNAL; /* memory shorter than file */
+        if (is_write && swaps) {
+            err = write_swapped(fd, iov, w, n, off);
+        } else {
+            if (swaps) /* move_iov advances iov past what it moved */
+                memcpy(read_iov, iov, (size_t)n * sizeof(*iov));
+            err = ncp_posix_move_iov(fd, is_write, iov, n, off, &done);
+            if (swaps && err == NC_NOERR) swap_slices(read_iov, w, n, done);
+            if (err == NC_NOERR && done < got) {
+                *eof = 1;
+                return NC_NOERR;
+            }
+        }
+        off += got;
+        len -= got;
+    }
+    return err;
+}
+
+/*
+ * Read sieving.  A subarray's rows come as many small extents with small
+ * holes between them, and one preadv each costs more than reading the
+ * holes (a 32^3 int block per rank at 8 ranks is 1024 extents of 128
+ * bytes per variable).  A run of at least SIEVE_MIN extents, each hole at
+ * most SIEVE_HOLE bytes and the whole at most SIEVE_SPAN, is read with
+ * one pread into a bounce buffer and copied out.  Reads only: a write
+ * would have to read, patch and write back the holes, racing with the
+ * ranks that own them.
+ */
+enum { SIEVE_MIN = 4, SIEVE_HOLE = 4096, SIEVE_SPAN = 4 << 20 };
+
+/* One past the last extent of the sieve run starting at extent i. */
+static int64_t sieve_end(const ncp_extents *ext, int64_t i)
+{
+    int64_t j = i + 1;
+    MPI_Offset first = ext->off[i];
+    while (j < ext->n && ext->off[j] - (ext->off[j - 1] + ext->len[j - 1]) <=
+                             SIEVE_HOLE &&
+           ext->off[j] + ext->len[j] - first <= SIEVE_SPAN)
+        j++;
+    return j;
+}
+
+/* Copy n bytes from src into the memory pieces at the cursor, reversing
+ * the elements of swapped pieces on the way (a partial element, only
+ * where the file ended, as it is). */
+static void copy_out(mem_cursor *c, const char *src, MPI_Offset n)
+{
+    char *p;
+    MPI_Offset piece, whole;
+    int w;
+    while (n > 0 && (piece = cursor_take(c, n, 0, &p, &w)) > 0) {
+        whole = w > 1 ? piece / w * w : 0;
+        if (whole) ncp_x_swap_copy(p, src, whole / w, w);
+        memcpy(p + whole, src + whole, (size_t)(piece - whole));
+        src += piece;
+        n -= piece;
+    }
+}
+
+/* Read extents [i, j) through buf (span bytes from ext->off[i]). */
+static int sieve_read(int fd, const ncp_extents *ext, int64_t i, int64_t j,
+                      MPI_Offset span, char *buf, mem_cursor *cur, int *eof)
+{
+    MPI_Offset base = ext->off[i];
+    struct iovec one = {buf, (size_t)span};
+    int64_t have;
+    int err = ncp_posix_move_iov(fd, 0, &one, 1, base, &have);
+    for (int64_t k = i; k < j && err == NC_NOERR && !*eof; k++) {
+        MPI_Offset at = ext->off[k] - base, n = ext->len[k];
+        if (at + n > have) {
+            n = have > at ? have - at : 0;
+            *eof = 1;
+        }
+        copy_out(cur, buf + at, n);
+    }
+    return err;
+}
+
+int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
+                   const ncp_extents *mem)
+{
+    mem_cursor cur = {mem, 0, 0};
+    char *buf = NULL;
+    MPI_Offset buf_len = 0;
+    int64_t i = 0;
+    int err = NC_NOERR, eof = 0;
+    while (i < ext->n && err == NC_NOERR && !eof) {
+        int64_t j = is_write ? i + 1 : sieve_end(ext, i);
+        MPI_Offset span = ext->off[j - 1] + ext->len[j - 1] - ext->off[i];
+        if (j - i < SIEVE_MIN) {
+            err = move_extent(fd, is_write, ext->off[i], ext->len[i], &cur,
+                              &eof);
+            i++;
+            continue;
+        }
+        if (span > buf_len) {
+            free(buf);
+            buf_len = span;
+            buf = malloc((size_t)buf_len);
+            if (buf == NULL) return NC_ENOMEM;
+        }
+        err = sieve_read(fd, ext, i, j, span, buf, &cur, &eof);
+        i = j;
+    }
+    free(buf);
+    return err;
+}

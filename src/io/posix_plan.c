@@ -1,0 +1,270 @@
+/*
+ * posix_plan.c -- the plan of an aggregated write, pure arithmetic on
+ * extents and on numbers the ranks reduced (ncp_posix_plan.h lists the
+ * steps and what a plan promises).  No MPI call here, so the plan can be
+ * checked alone against a brute-force reference
+ * (tests/unit/test_posix_plan.c).
+ *
+ * A domain's windows lie on a grid of window_size bytes from the domain's
+ * start; busy bits cover granules of windows_per_granule windows, so a
+ * round runs for every window of a busy granule (all of them when a
+ * granule is one window, the usual case: only spans of more than
+ * NCP_AGG_MAXBITS windows group them).
+ */
+#include "ncp_posix_plan.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pnetcdf.h"
+
+static int bit_at(const uint64_t *bits, int64_t bit)
+{
+    return (int)(bits[bit / 64] >> (bit % 64) & 1);
+}
+
+static void bit_set(uint64_t *bits, int64_t bit)
+{
+    bits[bit / 64] |= (uint64_t)1 << (bit % 64);
+}
+
+/* The granule's bit of window w of domain a. */
+static int64_t granule_bit(const ncp_agg_plan *p, int64_t a, int64_t w)
+{
+    return a * p->granules_per_domain + w / p->windows_per_granule;
+}
+
+/* Does window w of domain a run in parts? */
+static int dense_at(const ncp_agg_plan *p, int a, int64_t w)
+{
+    return p->part_size < p->window_size &&
+           bit_at(p->dense_bits, granule_bit(p, a, w));
+}
+
+int ncp_plan_alloc(ncp_agg_plan *p, int naggr)
+{
+    int64_t bits = naggr > NCP_AGG_MAXBITS ? naggr : NCP_AGG_MAXBITS;
+    memset(p, 0, sizeof(*p));
+    p->naggr = naggr;
+    /* the busy bits, then room for as many dense ones */
+    p->busy_bits = malloc(2 * (size_t)(bits + 63) / 64 * sizeof(uint64_t));
+    p->cur_window = malloc((size_t)naggr * sizeof(int64_t));
+    p->cur_part = calloc((size_t)naggr, sizeof(int64_t));
+    return p->busy_bits && p->cur_window && p->cur_part ? NC_NOERR
+                                                        : NC_ENOMEM;
+}
+
+void ncp_plan_free(ncp_agg_plan *p)
+{
+    free(p->busy_bits);
+    free(p->cur_window);
+    free(p->cur_part);
+}
+
+void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[3])
+{
+    mine[0] = ext->n ? -ext->off[0] : -INT64_MAX;
+    mine[1] = ext->n ? ext->off[ext->n - 1] + ext->len[ext->n - 1] : 0;
+    mine[2] = ext->nbytes;
+}
+
+/*
+ * A call's window, when nbuf windows of it are staged at once: all of
+ * them together at most 7.5% of the bytes of the rank that writes most
+ * (room under 10% of a rank's bytes for the extent lists and the call's
+ * own arrays), in whole steps, at least NCP_AGG_MIN_WINDOW, within
+ * round_cap (all of it under nc_posix_window=full).
+ */
+static MPI_Offset sized_window(const ncp_plan_limits *lim, MPI_Offset most)
+{
+    MPI_Offset c;
+    if (lim->full_windows) return lim->round_cap;
+    c = most * 3 / (40 * lim->nbuf);
+    c -= c % NCP_AGG_WINDOW_STEP;
+    if (c < NCP_AGG_MIN_WINDOW) c = NCP_AGG_MIN_WINDOW;
+    return c < lim->round_cap ? c : lim->round_cap;
+}
+
+int ncp_plan_shape(ncp_agg_plan *p, const ncp_plan_limits *lim,
+                   const MPI_Offset all[3])
+{
+    int64_t span, naggr = p->naggr;
+    p->domains_start = -all[0];
+    p->data_end = all[1];
+    p->most_bytes = all[2];
+    p->nrounds = p->busy_windows = 0;
+    if (p->data_end <= p->domains_start) return 0;
+    p->domains_start -= p->domains_start % NCP_AGG_ALIGN;
+    span = p->data_end - p->domains_start;
+    p->domain_size = (span + naggr - 1) / naggr;
+    p->domain_size = (p->domain_size + NCP_AGG_ALIGN - 1) / NCP_AGG_ALIGN *
+                     NCP_AGG_ALIGN;
+    if (p->domain_size > span) p->domain_size = span;
+    p->window_size = sized_window(lim, p->most_bytes);
+    p->part_size = p->window_size;
+    p->parts_per_window = 1;
+    p->windows_per_domain =
+        (p->domain_size + p->window_size - 1) / p->window_size;
+    /* as many granules as the bitmap allows, then as few windows per
+     * granule as cover the domain, then no more granules than needed */
+    p->granules_per_domain = NCP_AGG_MAXBITS / naggr;
+    if (p->granules_per_domain < 1) p->granules_per_domain = 1;
+    if (p->granules_per_domain > p->windows_per_domain)
+        p->granules_per_domain = p->windows_per_domain;
+    p->windows_per_granule =
+        (p->windows_per_domain + p->granules_per_domain - 1) /
+        p->granules_per_domain;
+    p->granules_per_domain =
+        (p->windows_per_domain + p->windows_per_granule - 1) /
+        p->windows_per_granule;
+    p->nwords = (naggr * p->granules_per_domain + 63) / 64;
+    p->dense_bits = p->busy_bits + p->nwords;
+    return 1;
+}
+
+/* The cell of size c holding file offset off, numbered across the
+ * domains.  Cells lie on the grid of c from each window's start, as a
+ * dense window's parts do (ncp_plan_window), so a count per cell is a
+ * count per part even where c does not divide window_size; with c =
+ * window_size the cells are the windows. */
+static int64_t cell_key(const ncp_agg_plan *p, MPI_Offset c,
+                        int64_t per_window, MPI_Offset off)
+{
+    int64_t a = (off - p->domains_start) / p->domain_size;
+    MPI_Offset rel = off - p->domains_start - a * p->domain_size;
+    int64_t w = rel / p->window_size;
+    return (a * p->windows_per_domain + w) * per_window +
+           (rel - w * p->window_size) / c;
+}
+
+/* The most pairs my extents put in one cell of size c: one per extent
+ * touching it (ext ascends).  With dense, windows (c = window_size) in
+ * which that exceeds slot get their dense bit. */
+static int64_t count_pairs(const ncp_agg_plan *p, const ncp_extents *ext,
+                           MPI_Offset c, int64_t slot, uint64_t *dense)
+{
+    int64_t i, n = 0, most = 0, cur = -1;
+    int64_t per_window = (p->window_size + c - 1) / c;
+    int64_t wpd = p->windows_per_domain;
+    for (i = 0; i < ext->n; i++) {
+        int64_t k0, k1;
+        if (ext->len[i] == 0) continue;
+        k0 = cell_key(p, c, per_window, ext->off[i]);
+        k1 = cell_key(p, c, per_window, ext->off[i] + ext->len[i] - 1);
+        n = k0 == cur ? n + 1 : 1;
+        if (n > most) most = n;
+        if (dense && n > slot)
+            bit_set(dense, granule_bit(p, k0 / wpd, k0 % wpd));
+        if (k1 != k0) n = 1;
+        cur = k1;
+    }
+    return most;
+}
+
+/* Part edges stay on page boundaries while parts are a page or more. */
+MPI_Offset ncp_plan_part_fit(const ncp_agg_plan *p, const ncp_extents *ext,
+                             int64_t slot)
+{
+    MPI_Offset c = p->window_size;
+    while (c > 1 && count_pairs(p, ext, c, slot, NULL) > slot)
+        c = c / 2 >= 4096 ? c / 2 / 4096 * 4096 : c / 2;
+    return c;
+}
+
+void ncp_plan_set_part(ncp_agg_plan *p, MPI_Offset part_size)
+{
+    p->part_size = part_size;
+    p->parts_per_window = (p->window_size + part_size - 1) / part_size;
+}
+
+/* Mark the granules my extents touch, domain by domain. */
+static void mark_busy(ncp_agg_plan *p, const ncp_extents *ext)
+{
+    int64_t i, g, g1, granule = p->window_size * p->windows_per_granule;
+    for (i = 0; i < ext->n; i++) {
+        MPI_Offset o = ext->off[i], end = o + ext->len[i];
+        while (o < end) {
+            int64_t a = (o - p->domains_start) / p->domain_size;
+            MPI_Offset dlo = p->domains_start + a * p->domain_size;
+            MPI_Offset stop =
+                end < dlo + p->domain_size ? end : dlo + p->domain_size;
+            g1 = (stop - 1 - dlo) / granule;
+            for (g = (o - dlo) / granule; g <= g1; g++)
+                bit_set(p->busy_bits, a * p->granules_per_domain + g);
+            o = stop;
+        }
+    }
+}
+
+int64_t ncp_plan_mark(ncp_agg_plan *p, const ncp_extents *ext, int64_t slot)
+{
+    /* the dense bits follow the busy ones, so one reduction takes both */
+    int64_t nwords = p->part_size < p->window_size ? 2 * p->nwords
+                                                   : p->nwords;
+    memset(p->busy_bits, 0, (size_t)nwords * sizeof(uint64_t));
+    mark_busy(p, ext);
+    if (p->part_size < p->window_size)
+        count_pairs(p, ext, p->window_size, slot, p->dense_bits);
+    return nwords;
+}
+
+/* Domain a's first busy window at or after w; windows_per_domain when
+ * there is none. */
+static int64_t next_busy(const ncp_agg_plan *p, int a, int64_t w)
+{
+    int64_t wpd = p->windows_per_domain, m = p->windows_per_granule;
+    while (w < wpd && !bit_at(p->busy_bits, granule_bit(p, a, w)))
+        w = (w / m + 1) * m;
+    return w < wpd ? w : wpd;
+}
+
+void ncp_plan_start(ncp_agg_plan *p)
+{
+    int64_t w;
+    int a;
+    for (a = 0; a < p->naggr; a++) {
+        int64_t n = 0;
+        for (w = next_busy(p, a, 0); w < p->windows_per_domain;
+             w = next_busy(p, a, w + 1)) {
+            n += dense_at(p, a, w) ? p->parts_per_window : 1;
+            p->busy_windows++;
+        }
+        p->cur_window[a] = next_busy(p, a, 0);
+        p->cur_part[a] = 0;
+        if (n > p->nrounds) p->nrounds = n;
+    }
+}
+
+void ncp_plan_advance(ncp_agg_plan *p)
+{
+    int a;
+    for (a = 0; a < p->naggr; a++) {
+        if (p->cur_window[a] >= p->windows_per_domain) continue;
+        if (dense_at(p, a, p->cur_window[a]) &&
+            p->cur_part[a] + 1 < p->parts_per_window) {
+            p->cur_part[a]++;
+        } else {
+            p->cur_part[a] = 0;
+            p->cur_window[a] = next_busy(p, a, p->cur_window[a] + 1);
+        }
+    }
+}
+
+void ncp_plan_window(const ncp_agg_plan *p, int a, MPI_Offset *lo,
+                     MPI_Offset *hi)
+{
+    MPI_Offset dlo = p->domains_start + (MPI_Offset)a * p->domain_size;
+    MPI_Offset dhi = dlo + p->domain_size;
+    *lo = *hi = dlo;
+    if (p->cur_window[a] >= p->windows_per_domain) return;
+    *lo = dlo + p->cur_window[a] * p->window_size;
+    *hi = *lo + p->window_size;
+    if (dense_at(p, a, p->cur_window[a])) {
+        *lo += p->cur_part[a] * p->part_size;
+        if (*hi > *lo + p->part_size) *hi = *lo + p->part_size;
+    }
+    if (*hi > dhi) *hi = dhi;
+    if (*hi > p->data_end) *hi = p->data_end;
+    if (*lo > *hi) *lo = *hi;
+}
