@@ -61,6 +61,8 @@ PRESETS = {
         "mom_io": [["-g", "120,80,10", "-t", "2"],
                    ["-g", "120,80,10", "-t", "2", "-L", "1"]],
         "pflotran_io": [["-n", "65536"]],
+        "python_overhead": ["--ranks", "1,2", "--rounds", "3", "--small",
+                            "2000", "--bytes", str(8 << 20), "--reps", "2"],
     },
     # The tests' smoke run: tiny, 2 ranks (btio at 1 and 4 only).
     "smoke": {
@@ -72,6 +74,7 @@ PRESETS = {
         "flash_io_f": [["-n", "2", "-b", "4"]],
         "mom_io": [["-g", "12,8,2", "-t", "2", "-L", "1"]],
         "pflotran_io": [["-n", "64"]],
+        "python_overhead": ["--smoke"],
     },
     # Issue-sized runs: seed 001's FLASH checkpoint, seed 000's coll_perf
     # target case, BTIO and MOM at sizes that take seconds, not minutes.
@@ -86,6 +89,7 @@ PRESETS = {
         "mom_io": [["-g", "360,200,20", "-t", "2"],
                    ["-g", "360,200,20", "-t", "2", "-L", "1"]],
         "pflotran_io": [["-n", "1048576"]],
+        "python_overhead": ["--ranks", "1,2,4", "--rounds", "5"],
     },
     # Seed 000's Table I in shape: coll_perf per-variable vs combined,
     # fixed and record, 8^3, 32^3 and 50^3 elements per rank.
@@ -409,7 +413,53 @@ def main(argv=None):
     except (RuntimeError, subprocess.TimeoutExpired) as e:
         sys.stderr.write("ncpario-bench: %s\n" % e)
         return 1
-    return bench_report.write_all(r.rows, a, r)
+    rc = bench_report.write_all(r.rows, a, r)
+    if "ncpario" in [s[0] for s in specs]:
+        rc = rc or python_overhead(a, preset, here)
+    return rc
+
+
+def python_with_ncpario_deps():
+    """A Python that imports what the ncpario package needs, or None."""
+    for py in (sys.executable, "/usr/bin/python3"):
+        if py and subprocess.run(
+                [py, "-c", "import numpy, mpi4py, cffi"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL).returncode == 0:
+            return py
+    return None
+
+
+def python_overhead(a, preset, here):
+    """The Python package's cost over the C API (python_overhead.py), at
+    the preset's size, after the table; skipped, with a word, where the
+    C twin or the Python modules are missing."""
+    args = preset.get("python_overhead")
+    py = python_with_ncpario_deps()
+    cexe = os.path.join(a.bin_dir, "python_overhead_c")
+    if not args:
+        return 0
+    if py is None or not os.access(cexe, os.X_OK):
+        sys.stderr.write("ncpario-bench: python_overhead skipped: %s\n" % (
+            "no python3 with numpy, mpi4py and cffi" if py is None
+            else "python_overhead_c not built"))
+        return 0
+    cmd = [py, os.path.join(here, "python_overhead.py"), "--bin-dir",
+           a.bin_dir, "--dir", a.dir, "--python", py] + args
+    sys.stderr.write("ncpario-bench: python_overhead %s\n" % " ".join(args))
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=a.timeout,
+                       env=mpi_env(a.hints, "", a.mca_io))
+    text = "\nPython package over the C API (bench/python_overhead.py):\n" \
+        + p.stdout
+    sys.stdout.write(text)
+    with open(os.path.join(a.out, "python_overhead.txt"), "w") as f:
+        f.write(text)
+    if p.returncode != 0:
+        sys.stderr.write("ncpario-bench: python_overhead failed:\n%s"
+                         % p.stderr[-4000:])
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
