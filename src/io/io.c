@@ -4,6 +4,7 @@
  */
 #include "ncp_io_driver.h"
 #include "ncp_eof.h"
+#include "ncp_fault.h"
 #include "ncp_group.h"
 
 #include <stdint.h>
@@ -140,6 +141,7 @@ static int choose_driver(ncp_file *f, int rank)
 
 static void file_release(ncp_file *f)
 {
+    ncp_fault_release(f);
     free(f->path);
     f->path = NULL;
     if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);
@@ -173,6 +175,7 @@ int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
     MPI_Comm_rank(comm, &rank);
     err = file_init(f, comm, path, writable, info);
     if (err == NC_NOERR) err = choose_driver(f, rank);
+    if (err == NC_NOERR) err = ncp_fault_wrap(f);
     if (err == NC_NOERR) err = ncp_group_conf_read(f, &groups);
     if (err == NC_NOERR) err = f->drv->open(f, create, clobber);
     if (err == NC_NOERR && (groups.size || groups.per_node)) {

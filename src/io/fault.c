@@ -1,0 +1,294 @@
+/*
+ * fault.c -- the fault-injecting driver, for tests only.
+ *
+ * With NCPARIO_TEST_FAULT set in rank 0's environment when a file is
+ * created or opened, the file's driver is wrapped by one that passes every
+ * call on and makes chosen calls fail, for example
+ *
+ *     NCPARIO_TEST_FAULT="op=write,nth=3,ranks=1"
+ *
+ *   op     which driver call fails: write or read (a data transfer,
+ *          collective or not), write_at or read_at (header bytes, numrecs,
+ *          data moved at enddef), sync, set_size, close
+ *   nth    the first call of that kind to fail, counted from 1 on each
+ *          rank over the file and its I/O groups' aggregators' file
+ *          (default 1)
+ *   times  how many calls fail from the nth on; 0: every one (default 1)
+ *   ranks  the ranks (of MPI_COMM_WORLD) where calls fail, "all" or a
+ *          list joined by '+', e.g. 0+2 (default all)
+ *   err    the NC_* code returned (default NC_EWRITE for writes, NC_EREAD
+ *          for reads, NC_EFILE otherwise)
+ *   local  1: a failed collective call reports its error on the failing
+ *          rank alone, as an MPI-IO layer may; default 0, every rank of
+ *          the call's communicator returns the worst code, as the posix
+ *          driver and the I/O groups promise
+ *
+ * A failing independent call moves nothing.  A failing collective call
+ * still joins the real driver's call, with no extents (xferv) or as it is
+ * (sync, set_size, close), so a fault never hangs the other ranks by
+ * itself.  A bad configuration is reported on stderr and injects nothing.
+ */
+#include "ncp_fault.h"
+#include "ncp_io_driver.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pnetcdf.h"
+
+#ifdef NCP_FAULT_INJECTION
+
+#define FAULT_ENV "NCPARIO_TEST_FAULT"
+#define FAULT_CONF_MAX 256
+
+enum { OP_WRITE, OP_READ, OP_WRITE_AT, OP_READ_AT, OP_SYNC, OP_SET_SIZE,
+       OP_CLOSE, NOPS };
+
+static const char *const op_names[NOPS] = {
+    "write", "read", "write_at", "read_at", "sync", "set_size", "close"};
+static const int op_errs[NOPS] = {NC_EWRITE, NC_EREAD, NC_EWRITE, NC_EREAD,
+                                  NC_EFILE, NC_EFILE, NC_EFILE};
+
+/* The wrapper: vt first, so that f->drv points at the whole. */
+typedef struct fault_drv {
+    ncp_io_driver vt;
+    const ncp_io_driver *inner;
+    const ncp_file *owner;
+    int op;        /* which call fails */
+    int err;       /* with this code */
+    int chosen;    /* this rank is one that fails */
+    int local;     /* collective failures are not agreed */
+    int64_t nth, times;
+    int64_t count; /* calls of kind op so far on this rank */
+} fault_drv;
+
+static fault_drv *state_of(const ncp_file *f)
+{
+    return (fault_drv *)(uintptr_t)f->drv;
+}
+
+/* Counts a call of kind op; whether it is to fail. */
+static int fires(fault_drv *s, int op)
+{
+    if (s->op != op) return 0;
+    s->count++;
+    return s->chosen && s->count >= s->nth &&
+           (s->times == 0 || s->count < s->nth + s->times);
+}
+
+/* A collective call's code: the failure agreed unless local. */
+static int collective_code(ncp_file *f, int fired, int rc)
+{
+    fault_drv *s = state_of(f);
+    if (fired) rc = s->err;
+    return s->local ? rc : ncp_io_agree(f->comm, rc);
+}
+
+static int fault_swaps(const ncp_file *f, int collective, int is_write)
+{
+    return state_of(f)->inner->swaps(f, collective, is_write);
+}
+
+static int fault_open(ncp_file *f, int create, int clobber)
+{
+    return state_of(f)->inner->open(f, create, clobber);
+}
+
+static int fault_close(ncp_file *f)
+{
+    fault_drv *s = state_of(f);
+    int rc = s->inner->close(f);
+    return fires(s, OP_CLOSE) ? s->err : rc;
+}
+
+static int fault_xferv(ncp_file *f, int collective, int is_write,
+                       const ncp_extents *ext, const ncp_extents *mem)
+{
+    static const ncp_extents none = {0};
+    fault_drv *s = state_of(f);
+    int fired = fires(s, is_write ? OP_WRITE : OP_READ), rc = NC_NOERR;
+    if (!collective)
+        return fired ? s->err : s->inner->xferv(f, 0, is_write, ext, mem);
+    if (fired) rc = s->inner->xferv(f, 1, is_write, &none, &none);
+    else rc = s->inner->xferv(f, 1, is_write, ext, mem);
+    return collective_code(f, fired, rc);
+}
+
+static int fault_write_at(ncp_file *f, MPI_Offset off, const void *buf,
+                          int64_t n)
+{
+    fault_drv *s = state_of(f);
+    if (fires(s, OP_WRITE_AT)) return s->err;
+    return s->inner->write_at(f, off, buf, n);
+}
+
+static int fault_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
+                         int64_t *got)
+{
+    fault_drv *s = state_of(f);
+    *got = 0;
+    if (fires(s, OP_READ_AT)) return s->err;
+    return s->inner->read_at(f, off, buf, n, got);
+}
+
+static int fault_get_size(ncp_file *f, MPI_Offset *size)
+{
+    return state_of(f)->inner->get_size(f, size);
+}
+
+static int fault_set_size(ncp_file *f, MPI_Offset size)
+{
+    fault_drv *s = state_of(f);
+    int fired = fires(s, OP_SET_SIZE);
+    return collective_code(f, fired, s->inner->set_size(f, size));
+}
+
+static int fault_sync(ncp_file *f)
+{
+    fault_drv *s = state_of(f);
+    int fired = fires(s, OP_SYNC);
+    return collective_code(f, fired, s->inner->sync(f));
+}
+
+static int fault_get_info(ncp_file *f, MPI_Info *info)
+{
+    return state_of(f)->inner->get_info(f, info);
+}
+
+/* Whether the world rank me is in list ("all" or ranks joined by '+');
+ * the whole list is checked, so every rank finds the same *ok. */
+static int rank_listed(const char *list, int me, int *ok)
+{
+    const char *p = list;
+    int found = 0;
+    if (strcmp(list, "all") == 0) return 1;
+    *ok = *p != '\0';
+    while (*p && *ok) {
+        char *end;
+        long r = strtol(p, &end, 10);
+        if (end == p || (*end && *end != '+')) *ok = 0;
+        if (r == me) found = 1;
+        p = *end ? end + 1 : end;
+    }
+    return found;
+}
+
+/* One key=value of the configuration into s; 0 when it is not one. */
+static int parse_pair(fault_drv *s, char *pair, int me, int *err_set)
+{
+    char *val = strchr(pair, '='), *end;
+    int i, ok = 1;
+    long long v;
+    if (!val) return 0;
+    *val++ = '\0';
+    if (strcmp(pair, "op") == 0) {
+        for (i = 0; i < NOPS && strcmp(val, op_names[i]) != 0; i++) {}
+        s->op = i;
+        return i < NOPS;
+    }
+    if (strcmp(pair, "ranks") == 0) {
+        s->chosen = rank_listed(val, me, &ok);
+        return ok;
+    }
+    v = strtoll(val, &end, 10);
+    if (end == val || *end) return 0;
+    if (strcmp(pair, "nth") == 0) s->nth = v;
+    else if (strcmp(pair, "times") == 0) s->times = v;
+    else if (strcmp(pair, "local") == 0) s->local = v != 0;
+    else if (strcmp(pair, "err") == 0) s->err = (int)v, *err_set = 1;
+    else return 0;
+    return s->nth >= 1 && s->times >= 0;
+}
+
+/* conf into s; 0 when it is malformed. */
+static int parse_conf(fault_drv *s, char *conf, int me)
+{
+    char *save = NULL, *pair;
+    int err_set = 0;
+    s->op = -1;
+    s->nth = 1;
+    s->times = 1;
+    s->chosen = 1;
+    for (pair = strtok_r(conf, ",", &save); pair;
+         pair = strtok_r(NULL, ",", &save))
+        if (!parse_pair(s, pair, me, &err_set)) return 0;
+    if (s->op < 0) return 0;
+    if (!err_set) s->err = op_errs[s->op];
+    return 1;
+}
+
+/* Rank 0's configuration, the same on every rank; "" for none. */
+static void conf_share(ncp_file *f, char conf[FAULT_CONF_MAX])
+{
+    int rank;
+    MPI_Comm_rank(f->comm, &rank);
+    memset(conf, 0, FAULT_CONF_MAX);
+    if (rank == 0) {
+        const char *env = getenv(FAULT_ENV);
+        if (env) snprintf(conf, FAULT_CONF_MAX, "%s", env);
+    }
+    MPI_Bcast(conf, FAULT_CONF_MAX, MPI_CHAR, 0, f->comm);
+}
+
+static void vtable_fill(fault_drv *s)
+{
+    const ncp_io_driver *in = s->inner;
+    s->vt.name = in->name; /* what the file reports as its driver */
+    s->vt.swaps = in->swaps ? fault_swaps : NULL;
+    s->vt.open = fault_open;
+    s->vt.close = fault_close;
+    s->vt.xferv = fault_xferv;
+    s->vt.write_at = fault_write_at;
+    s->vt.read_at = fault_read_at;
+    s->vt.get_size = fault_get_size;
+    s->vt.set_size = fault_set_size;
+    s->vt.sync = fault_sync;
+    s->vt.get_info = fault_get_info;
+}
+
+int ncp_fault_wrap(ncp_file *f)
+{
+    char conf[FAULT_CONF_MAX];
+    fault_drv *s;
+    int me, rc;
+    conf_share(f, conf);
+    if (!conf[0]) return NC_NOERR;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    s = calloc(1, sizeof(*s));
+    rc = !s ? NC_ENOMEM : parse_conf(s, conf, me) ? NC_NOERR : NC_EINVAL;
+    rc = ncp_io_agree(f->comm, rc);
+    if (rc == NC_EINVAL && me == 0)
+        fprintf(stderr, "ncpario: ignoring malformed " FAULT_ENV "\n");
+    if (rc != NC_NOERR) {
+        free(s);
+        return rc == NC_EINVAL ? NC_NOERR : rc;
+    }
+    s->inner = f->drv;
+    s->owner = f;
+    vtable_fill(s);
+    f->drv = &s->vt;
+    return NC_NOERR;
+}
+
+void ncp_fault_release(ncp_file *f)
+{
+    fault_drv *s;
+    if (!f->drv || f->drv->open != fault_open) return;
+    s = state_of(f);
+    f->drv = s->inner;
+    if (s->owner == f) free(s);
+}
+
+#else /* !NCP_FAULT_INJECTION */
+
+int ncp_fault_wrap(ncp_file *f)
+{
+    (void)f;
+    return NC_NOERR;
+}
+
+void ncp_fault_release(ncp_file *f) { (void)f; }
+
+#endif
