@@ -224,9 +224,13 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
 static int xferv_route(ncp_file *f, int collective, int is_write,
                        const ncp_extents *ext, const ncp_extents *mem)
 {
+    int rc;
     if (collective && f->group)
         return ncp_group_xferv(f, is_write, ext, mem);
-    return f->drv->xferv(f, collective, is_write, ext, mem);
+    rc = f->drv->xferv(f, collective, is_write, ext, mem);
+    /* The engine takes a collective transfer's code as every rank's. */
+    if (collective && f->drv->codes_local) rc = ncp_io_agree(f->comm, rc);
+    return rc;
 }
 
 /* A read reaching past the end of the file moves only the bytes inside
