@@ -14,8 +14,8 @@
  *          rank over the file and its I/O groups' aggregators' file
  *          (default 1)
  *   times  how many calls fail from the nth on; 0: every one (default 1)
- *   ranks  the ranks (of MPI_COMM_WORLD) where calls fail, "all" or a
- *          list joined by '+', e.g. 0+2 (default all)
+ *   ranks  the ranks (of the dataset's communicator) where calls fail,
+ *          "all" or a list joined by '+', e.g. 0+2 (default all)
  *   err    the NC_* code returned (default NC_EWRITE for writes, NC_EREAD
  *          for reads, NC_EFILE otherwise)
  *   local  1: a failed collective call reports its error on the failing
@@ -108,20 +108,22 @@ static int fault_xferv(ncp_file *f, int collective, int is_write,
 {
     static const ncp_extents none = {0};
     fault_drv *s = state_of(f);
-    int fired = fires(s, is_write ? OP_WRITE : OP_READ), rc = NC_NOERR;
-    if (!collective)
-        return fired ? s->err : s->inner->xferv(f, 0, is_write, ext, mem);
-    if (fired) rc = s->inner->xferv(f, 1, is_write, &none, &none);
-    else rc = s->inner->xferv(f, 1, is_write, ext, mem);
-    return collective_code(f, fired, rc);
+    int fired = fires(s, is_write ? OP_WRITE : OP_READ), rc = s->err;
+    if (collective) {
+        rc = s->inner->xferv(f, 1, is_write, fired ? &none : ext,
+                             fired ? &none : mem);
+        rc = collective_code(f, fired, rc);
+    } else if (!fired) {
+        rc = s->inner->xferv(f, 0, is_write, ext, mem);
+    }
+    return rc;
 }
 
 static int fault_write_at(ncp_file *f, MPI_Offset off, const void *buf,
                           int64_t n)
 {
     fault_drv *s = state_of(f);
-    if (fires(s, OP_WRITE_AT)) return s->err;
-    return s->inner->write_at(f, off, buf, n);
+    return fires(s, OP_WRITE_AT) ? s->err : s->inner->write_at(f, off, buf, n);
 }
 
 static int fault_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
@@ -129,8 +131,8 @@ static int fault_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
 {
     fault_drv *s = state_of(f);
     *got = 0;
-    if (fires(s, OP_READ_AT)) return s->err;
-    return s->inner->read_at(f, off, buf, n, got);
+    return fires(s, OP_READ_AT) ? s->err
+                                : s->inner->read_at(f, off, buf, n, got);
 }
 
 static int fault_get_size(ncp_file *f, MPI_Offset *size)
@@ -157,15 +159,14 @@ static int fault_get_info(ncp_file *f, MPI_Info *info)
     return state_of(f)->inner->get_info(f, info);
 }
 
-/* Whether the world rank me is in list ("all" or ranks joined by '+');
+/* Whether rank me is in list ("all" or ranks joined by '+');
  * the whole list is checked, so every rank finds the same *ok. */
 static int rank_listed(const char *list, int me, int *ok)
 {
     const char *p = list;
-    int found = 0;
-    if (strcmp(list, "all") == 0) return 1;
-    *ok = *p != '\0';
-    while (*p && *ok) {
+    int all = strcmp(list, "all") == 0, found = all;
+    *ok = all || *p != '\0';
+    while (!all && *p && *ok) {
         char *end;
         long r = strtol(p, &end, 10);
         if (end == p || (*end && *end != '+')) *ok = 0;
@@ -175,48 +176,53 @@ static int rank_listed(const char *list, int me, int *ok)
     return found;
 }
 
+/* A numeric key into s; 0 when key is none of them. */
+static int set_number(fault_drv *s, const char *key, long long v,
+                      int *err_set)
+{
+    int ok = 1;
+    if (strcmp(key, "nth") == 0) s->nth = v;
+    else if (strcmp(key, "times") == 0) s->times = v;
+    else if (strcmp(key, "local") == 0) s->local = v != 0;
+    else if (strcmp(key, "err") == 0) s->err = (int)v, *err_set = 1;
+    else ok = 0;
+    return ok;
+}
+
 /* One key=value of the configuration into s; 0 when it is not one. */
 static int parse_pair(fault_drv *s, char *pair, int me, int *err_set)
 {
-    char *val = strchr(pair, '='), *end;
-    int i, ok = 1;
-    long long v;
-    if (!val) return 0;
-    *val++ = '\0';
-    if (strcmp(pair, "op") == 0) {
+    char *val = strchr(pair, '='), *end = NULL;
+    int i, ok = val != NULL;
+    if (ok) *val++ = '\0';
+    if (ok && strcmp(pair, "op") == 0) {
         for (i = 0; i < NOPS && strcmp(val, op_names[i]) != 0; i++) {}
         s->op = i;
-        return i < NOPS;
-    }
-    if (strcmp(pair, "ranks") == 0) {
+        ok = i < NOPS;
+    } else if (ok && strcmp(pair, "ranks") == 0) {
         s->chosen = rank_listed(val, me, &ok);
-        return ok;
+    } else if (ok) {
+        long long v = strtoll(val, &end, 10);
+        ok = end != val && *end == '\0' && set_number(s, pair, v, err_set);
     }
-    v = strtoll(val, &end, 10);
-    if (end == val || *end) return 0;
-    if (strcmp(pair, "nth") == 0) s->nth = v;
-    else if (strcmp(pair, "times") == 0) s->times = v;
-    else if (strcmp(pair, "local") == 0) s->local = v != 0;
-    else if (strcmp(pair, "err") == 0) s->err = (int)v, *err_set = 1;
-    else return 0;
-    return s->nth >= 1 && s->times >= 0;
+    return ok && s->nth >= 1 && s->times >= 0;
 }
 
 /* conf into s; 0 when it is malformed. */
 static int parse_conf(fault_drv *s, char *conf, int me)
 {
     char *save = NULL, *pair;
-    int err_set = 0;
+    int err_set = 0, ok = 1;
     s->op = -1;
     s->nth = 1;
     s->times = 1;
     s->chosen = 1;
-    for (pair = strtok_r(conf, ",", &save); pair;
+    for (pair = strtok_r(conf, ",", &save); pair && ok;
          pair = strtok_r(NULL, ",", &save))
-        if (!parse_pair(s, pair, me, &err_set)) return 0;
-    if (s->op < 0) return 0;
-    if (!err_set) s->err = op_errs[s->op];
-    return 1;
+        ok = parse_pair(s, pair, me, &err_set);
+    ok = ok && s->op >= 0;
+    if (ok && !err_set) s->err = op_errs[s->op];
+    return ok;
 }
 
 /* Rank 0's configuration, the same on every rank; "" for none. */
@@ -252,34 +258,33 @@ static void vtable_fill(fault_drv *s)
 int ncp_fault_wrap(ncp_file *f)
 {
     char conf[FAULT_CONF_MAX];
-    fault_drv *s;
-    int me, rc;
+    fault_drv *s = NULL;
+    int me, rc = NC_NOERR;
     conf_share(f, conf);
-    if (!conf[0]) return NC_NOERR;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (!conf[0]) goto done;
+    MPI_Comm_rank(f->comm, &me);
     s = calloc(1, sizeof(*s));
     rc = !s ? NC_ENOMEM : parse_conf(s, conf, me) ? NC_NOERR : NC_EINVAL;
     rc = ncp_io_agree(f->comm, rc);
     if (rc == NC_EINVAL && me == 0)
         fprintf(stderr, "ncpario: ignoring malformed " FAULT_ENV "\n");
-    if (rc != NC_NOERR) {
-        free(s);
-        return rc == NC_EINVAL ? NC_NOERR : rc;
-    }
+    if (rc != NC_NOERR) goto done;
     s->inner = f->drv;
     s->owner = f;
     vtable_fill(s);
     f->drv = &s->vt;
-    return NC_NOERR;
+    s = NULL; /* f owns it */
+done:
+    free(s);
+    return rc == NC_EINVAL ? NC_NOERR : rc;
 }
 
 void ncp_fault_release(ncp_file *f)
 {
-    fault_drv *s;
-    if (!f->drv || f->drv->open != fault_open) return;
-    s = state_of(f);
-    f->drv = s->inner;
-    if (s->owner == f) free(s);
+    fault_drv *s = NULL;
+    if (f->drv && f->drv->open == fault_open) s = state_of(f);
+    if (s) f->drv = s->inner;
+    if (s && s->owner == f) free(s);
 }
 
 #else /* !NCP_FAULT_INJECTION */
