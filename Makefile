@@ -50,38 +50,26 @@ build: $(BUILD)/CMakeCache.txt
 test: deps
 	$(MAKE) test-main test-mpiio test-romio test-groups test-asan test-fuzz
 
+# Every MPI test is registered once per cell of the driver x I/O-group
+# matrix (cmake/NcpTesting.cmake: the cell's name is in the test's name, its
+# label says its column, its environment is set by ctest).  The main run
+# takes the default cell, posix, and everything that is not an MPI test;
+# each target below one column of the other cells.
 test-main:
 	$(CMAKE) -S . -B $(BUILD) -DNCP_WERROR=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(BUILD) -j$(JOBS)
-	cd $(BUILD) && $(CTEST) $(CTEST_FLAGS)
+	cd $(BUILD) && $(CTEST) $(CTEST_FLAGS) -LE '^mpi-'
 
-# The main run uses the default I/O driver, posix.  The MPI tests run again
-# through the mpiio driver (PNETCDF_HINTS reaches every file the tests
-# open) on both of OpenMPI's MPI-IO components, OMPIO and ROMIO: they
-# differ in how they treat empty requests and noncontiguous file views,
-# and users pick either.
-MPIIO_HINTS  := PNETCDF_HINTS=nc_driver=mpiio
-
+# The mpiio driver on both of OpenMPI's MPI-IO components, OMPIO and ROMIO.
 test-mpiio: test-main
-	cd $(BUILD) && $(MPIIO_HINTS) $(CTEST) $(CTEST_FLAGS) -L '^mpi$$' \
-	    --no-tests=error
+	cd $(BUILD) && $(CTEST) $(CTEST_FLAGS) -L '^mpi-mpiio$$' --no-tests=error
 
 test-romio: test-main
-	cd $(BUILD) && $(MPIIO_HINTS) OMPI_MCA_io=romio321 $(CTEST) $(CTEST_FLAGS) \
-	    -L '^mpi$$' --no-tests=error
+	cd $(BUILD) && $(CTEST) $(CTEST_FLAGS) -L '^mpi-romio$$' --no-tests=error
 
-# Every MPI test again through I/O groups, each file still compared byte
-# for byte with PnetCDF's: uneven groups of 3 with a staging cap that cuts
-# most transfers into rounds (posix driver), and one aggregator for all
-# ranks over MPI-IO (ROMIO).
-GROUP_HINTS_POSIX := nc_io_group_size=3;nc_io_group_buffer_size=4096
-GROUP_HINTS_MPIIO := nc_io_group_size=all;nc_driver=mpiio
-
+# I/O groups: groups of 3 in rounds on posix, and one group over ROMIO.
 test-groups: test-main
-	cd $(BUILD) && PNETCDF_HINTS='$(GROUP_HINTS_POSIX)' $(CTEST) \
-	    $(CTEST_FLAGS) -L '^mpi$$' --no-tests=error
-	cd $(BUILD) && PNETCDF_HINTS='$(GROUP_HINTS_MPIIO)' OMPI_MCA_io=romio321 \
-	    $(CTEST) $(CTEST_FLAGS) -L '^mpi$$' --no-tests=error
+	cd $(BUILD) && $(CTEST) $(CTEST_FLAGS) -L '^mpi-groups$$' --no-tests=error
 
 # PnetCDF comparisons are left to the main tree: they check file contents,
 # which the sanitizers do not change, and they would double the run time.

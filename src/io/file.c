@@ -5,6 +5,7 @@
  * their aggregators, both start here.
  */
 #include "ncp_io_driver.h"
+#include "ncp_fault.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 void ncp_file_release(ncp_file *f)
 {
+    ncp_fault_release(f);
     free(f->path);
     f->path = NULL;
     if (f->info != MPI_INFO_NULL) MPI_Info_free(&f->info);

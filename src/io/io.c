@@ -6,6 +6,7 @@
  */
 #include "ncp_io_driver.h"
 #include "ncp_eof.h"
+#include "ncp_fault.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -89,6 +90,7 @@ int ncp_io_open(ncp_file *f, MPI_Comm comm, const char *path, int create,
     MPI_Comm_rank(comm, &rank);
     err = ncp_file_init(f, comm, path, writable, info);
     if (err == NC_NOERR) err = choose_driver(f, rank);
+    if (err == NC_NOERR) err = ncp_fault_wrap(f);
     if (err == NC_NOERR) err = stack_groups(f);
     if (err == NC_NOERR) err = f->drv->open(f, create, clobber);
     if (err != NC_NOERR) ncp_file_release(f);
@@ -116,6 +118,16 @@ int ncp_io_xfer_all(ncp_file *f, int is_write, const ncp_extents *ext,
     return ncp_io_xferv(f, 1, is_write, ext, &one);
 }
 
+/* The engine takes a collective transfer's code as every rank's; a driver
+ * whose codes may differ between ranks has them agreed here. */
+static int drv_xferv(ncp_file *f, int collective, int is_write,
+                     const ncp_extents *ext, const ncp_extents *mem)
+{
+    int rc = f->drv->xferv(f, collective, is_write, ext, mem);
+    if (collective && f->drv->codes_local) rc = ncp_agree(f->comm, rc);
+    return rc;
+}
+
 /* A read reaching past the end of the file moves only the bytes inside
  * it; the rest read as zeros (eof.c).  A rank that cannot clip still
  * joins a collective call, with nothing to move. */
@@ -130,11 +142,11 @@ static int read_clipped(ncp_file *f, int collective, const ncp_extents *ext,
     rc = ext->n > 0 ? ncp_io_get_size(f, &size) : NC_NOERR;
     if (rc == NC_NOERR) rc = ncp_eof_clip_read(ext, mem, size, &c);
     if (rc != NC_NOERR) {
-        if (collective) (void)f->drv->xferv(f, 1, 0, &none, &none);
+        if (collective) (void)drv_xferv(f, 1, 0, &none, &none);
     } else if (!c.clipped) {
-        rc = f->drv->xferv(f, collective, 0, ext, mem);
+        rc = drv_xferv(f, collective, 0, ext, mem);
     } else {
-        rc = f->drv->xferv(f, collective, 0, &c.ext, &c.mem);
+        rc = drv_xferv(f, collective, 0, &c.ext, &c.mem);
         ncp_eof_clip_finish(&c);
     }
     ncp_eof_clip_free(&c);
@@ -147,7 +159,7 @@ int ncp_io_xferv(ncp_file *f, int collective, int is_write,
     if (mem->swap && !ncp_io_swaps(f, collective, is_write))
         return NC_EINTERNAL;
     if (!is_write) return read_clipped(f, collective, ext, mem);
-    return f->drv->xferv(f, collective, is_write, ext, mem);
+    return drv_xferv(f, collective, is_write, ext, mem);
 }
 
 int ncp_io_swaps(const ncp_file *f, int collective, int is_write)

@@ -315,6 +315,7 @@ static int mpiio_get_info(ncp_file *f, MPI_Info *info)
 
 const ncp_io_driver ncp_io_mpiio_driver = {
     .name = "mpiio",
+    .codes_local = 1,
     .swaps = NULL,
     .open = mpiio_open,
     .close = mpiio_close,

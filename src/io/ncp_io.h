@@ -49,6 +49,7 @@ typedef struct ncp_file {
     int fd;             /* posix: this rank's descriptor */
     struct ncp_posix *posix; /* posix: the aggregators and their limits */
     struct ncp_group *group; /* the I/O groups' state, NULL when not grouped */
+    void *fault;        /* the fault-injecting wrapper's state (tests), or NULL */
     ncp_group_stats gstats;
     int64_t driver_rounds; /* posix: aggregated write rounds on this handle */
     int64_t driver_shm_rounds; /* of them, staged in shared memory */

@@ -21,6 +21,9 @@ struct ncp_io_driver {
      * as its inner driver, so the caller puts it in f->drv's place.  A bad
      * hint gives NC_EINVAL on every rank and nothing to undo. */
     int (*stack)(ncp_file *f, int *on);
+    /* 1: a collective call may return a different code on each rank (an
+     * MPI-IO layer's do), so io.c agrees on it; 0: the driver agrees. */
+    int codes_local;
     /* Whether a transfer takes memory pieces with swap widths
      * (ncp_io_swaps); NULL: never. */
     int (*swaps)(const ncp_file *f, int collective, int is_write);
