@@ -160,7 +160,10 @@ install(FILES $<TARGET_FILE:ncpario_pnetcdf_static>
 # libpnetcdf.so: a link to libncpario.so, so that a program linked with
 # -lpnetcdf records libncpario's soname and loads ncpario. With Fortran,
 # a linker script naming both libraries instead (GNU ld, gold and lld read
-# one; ld looks for the names beside the script).
+# one; ld looks for the names beside the script). The old one goes first:
+# writing through a link left by a C-only configure would overwrite its
+# target.
+file(REMOVE ${_compat_dir}/libpnetcdf.so ${_compat_dir}/libncpario.so)
 if(NCP_HAVE_FORTRAN)
   file(WRITE ${_compat_dir}/libpnetcdf.so
        "/* -lpnetcdf: ncpario's Fortran and C libraries */\n"
