@@ -218,8 +218,9 @@ static void compare_block(const diffopt *o, int xt, const void *a,
         if (same_value(o, xt, a, b, i)) continue;
         if (r->count++ == 0 || lin0 + i < r->first) {
             r->first = lin0 + i;
-            snprintf(r->values, sizeof r->values, "%.17Lg vs %.17Lg",
-                     value_at(xt, a, i), value_at(xt, b, i));
+            int prec = xt == NC_FLOAT ? 7 : xt == NC_DOUBLE ? 15 : 20;
+            snprintf(r->values, sizeof r->values, "%.*Lg vs %.*Lg", prec,
+                     value_at(xt, a, i), prec, value_at(xt, b, i));
         }
     }
 }

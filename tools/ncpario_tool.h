@@ -69,6 +69,12 @@ int nt_next_item(const char **s, char *item, size_t cap);
  * stopped. */
 int nt_read_header(const char *path, ncp_header *h, int64_t *fsize,
                    ncp_hdr_defect *d);
+/* validate's verdict on a decode (err, *h when err is NC_NOERR, *d
+ * otherwise) of a file of fsize bytes, as one line into out: NT_OK or
+ * NT_FOUND.  Pure, so the fuzzer drives it too. */
+int nt_judge(const char *path, int err, const ncp_header *h,
+             const ncp_hdr_defect *d, int64_t fsize, char *out, size_t cap);
+
 /* Bytes of one element of external type xtype (1..8; 0 when unknown). */
 int nt_xsize(int xtype);
 const char *nt_type_name(int xtype);

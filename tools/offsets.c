@@ -31,17 +31,16 @@ static void print_var(const ncp_header *h, int i)
     const ncp_var *v = &h->vars[i];
     int64_t bytes = v->nelems_per_rec * nt_xsize(v->xtype);
     int d;
-    printf("%s %s(", nt_type_name(v->xtype), v->name);
+    printf("%s %s", nt_type_name(v->xtype), v->name);
     for (d = 0; d < v->ndims; d++)
-        printf("%s%s", d ? ", " : "", h->dims[v->dimids[d]].name);
+        printf("%s%s", d ? ", " : "(", h->dims[v->dimids[d]].name);
+    printf("%s: %s, begin %" PRId64 ", size %" PRId64, v->ndims ? ")" : "",
+           v->is_record ? "record" : "fixed", v->begin, bytes);
     if (v->is_record)
-        printf("): record, begin %" PRId64 ", size %" PRId64 " per record, "
-               "stride %" PRId64 ", end %" PRId64 "\n", v->begin, bytes,
-               h->recsize, v->begin + (h->numrecs > 0 ? h->numrecs - 1 : 0) *
-                                          h->recsize + (h->numrecs ? bytes : 0));
+        printf(" per record, stride %" PRId64 ", end %" PRId64 " (record 0)\n",
+               h->recsize, v->begin + bytes);
     else
-        printf("): fixed, begin %" PRId64 ", size %" PRId64 ", end %" PRId64
-               "\n", v->begin, bytes, v->begin + bytes);
+        printf(", end %" PRId64 "\n", v->begin + bytes);
 }
 
 /* List the extents of v[start:count] in file order, merging runs that

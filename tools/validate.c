@@ -44,15 +44,55 @@ static int64_t expected_size(const ncp_header *h)
     return end;
 }
 
+/* "field (where)": which dimension, attribute or variable the field is
+ * of, from the codec's indexes. */
 static void describe(const ncp_hdr_defect *d, char *out, size_t cap)
 {
-    char where[64] = "";
-    if (d->var >= 0 && d->field != NULL && strncmp(d->field, "variable", 8) != 0)
-        snprintf(where, sizeof where, " of variable %" PRId64, d->var);
-    if (d->entry >= 0)
-        snprintf(out, cap, "%s %" PRId64 "%s", d->field, d->entry, where);
+    const char *f = d->field ? d->field : "header";
+    char owner[48] = "global";
+    if (d->var >= 0) snprintf(owner, sizeof owner, "variable %" PRId64, d->var);
+    if (strncmp(f, "attribute", 9) == 0 && d->entry >= 0 && d->var < 0)
+        snprintf(out, cap, "%s (global attribute %" PRId64 ")", f, d->entry);
+    else if (strncmp(f, "attribute", 9) == 0 && d->entry >= 0)
+        snprintf(out, cap, "%s (attribute %" PRId64 " of %s)", f, d->entry,
+                 owner);
+    else if (strncmp(f, "attribute", 9) == 0)
+        snprintf(out, cap, "%s (%s)", f, owner);
+    else if (strncmp(f, "dimension", 9) == 0 && d->entry >= 0)
+        snprintf(out, cap, "%s (dimension %" PRId64 ")", f, d->entry);
+    else if (d->var >= 0 && strncmp(f, "variable list", 13) != 0)
+        snprintf(out, cap, "%s (%s)", f, owner);
     else
-        snprintf(out, cap, "%s%s", d->field ? d->field : "header", where);
+        snprintf(out, cap, "%s", f);
+}
+
+int nt_judge(const char *path, int err, const ncp_header *h,
+             const ncp_hdr_defect *d, int64_t fsize, char *out, size_t cap)
+{
+    char what[160];
+    int64_t want;
+    if (err != NC_NOERR) {
+        describe(d, what, sizeof what);
+        if (d->offset >= 0)
+            snprintf(out, cap, "%s: invalid: %s at byte %" PRId64 " (0x%" PRIx64
+                     "): %s: %s", path, what, d->offset, (uint64_t)d->offset,
+                     ncmpi_strerrno(err), ncmpi_strerror(err));
+        else
+            snprintf(out, cap, "%s: invalid: %s: %s: %s", path, what,
+                     ncmpi_strerrno(err), ncmpi_strerror(err));
+        return NT_FOUND;
+    }
+    want = expected_size(h);
+    if (fsize < want) {
+        snprintf(out, cap, "%s: invalid: file is %" PRId64 " bytes, the "
+                 "header promises %" PRId64 " (%" PRId64 " records)", path,
+                 fsize, want, h->numrecs);
+        return NT_FOUND;
+    }
+    snprintf(out, cap, "%s: valid CDF-%d file: header %" PRId64 " bytes, %d "
+             "dimensions, %d variables, %" PRId64 " records", path, h->format,
+             h->xsz, h->ndims, h->nvars, h->numrecs);
+    return NT_OK;
 }
 
 /* One file: NT_OK, NT_FOUND or NT_FAIL, with a line on stdout. */
@@ -60,9 +100,9 @@ static int validate_one(const char *path, int quiet)
 {
     ncp_header h;
     ncp_hdr_defect d;
-    int64_t fsize = 0, want;
-    int err, rc = NT_OK;
-    char what[128];
+    int64_t fsize = 0;
+    int err, rc;
+    char line[1024];
 
     memset(&d, 0, sizeof d);
     err = nt_read_header(path, &h, &fsize, &d);
@@ -70,30 +110,9 @@ static int validate_one(const char *path, int quiet)
         nt_err("validate", "%s: cannot read: %s", path, ncmpi_strerror(err));
         return NT_FAIL;
     }
-    if (err != NC_NOERR) {
-        describe(&d, what, sizeof what);
-        if (!quiet && d.offset >= 0)
-            printf("%s: invalid: %s at byte %" PRId64 " (0x%" PRIx64 "): %s: "
-                   "%s\n", path, what, d.offset, (uint64_t)d.offset,
-                   ncmpi_strerrno(err), ncmpi_strerror(err));
-        else if (!quiet)
-            printf("%s: invalid: %s: %s: %s\n", path, what,
-                   ncmpi_strerrno(err), ncmpi_strerror(err));
-        return NT_FOUND;
-    }
-    want = expected_size(&h);
-    if (fsize < want) {
-        if (!quiet)
-            printf("%s: invalid: file is %" PRId64 " bytes, the header "
-                   "promises %" PRId64 " (%" PRId64 " records)\n",
-                   path, fsize, want, h.numrecs);
-        rc = NT_FOUND;
-    } else if (!quiet) {
-        printf("%s: valid CDF-%d file: header %" PRId64 " bytes, %d "
-               "dimensions, %d variables, %" PRId64 " records\n",
-               path, h.format, h.xsz, h.ndims, h.nvars, h.numrecs);
-    }
-    ncp_header_free(&h);
+    rc = nt_judge(path, err, &h, &d, fsize, line, sizeof line);
+    if (!quiet) printf("%s\n", line);
+    if (err == NC_NOERR) ncp_header_free(&h);
     return rc;
 }
 

@@ -591,13 +591,13 @@ static int derive(reader *r, ncp_header *h, int64_t xsz)
             ncp_var *v = &h->vars[i];
             int64_t bytes = 0;
             err = var_sizes(v, h->unlimdimid, &bytes);
-            if (err != NC_NOERR) blame_begin(r, i, "variable shape (size "
-                                                    "beyond a file offset)");
+            if (err != NC_NOERR) blame_begin(r, i, "variable shape: its size is "
+                                                    "beyond a file offset");
             if (err != NC_NOERR || v->is_record != pass) continue;
             if (v->begin < prev_end) {
                 err = NC_ENOTNC;
-                blame_begin(r, i, "variable begin (overlaps the header or "
-                                  "the variable before it)");
+                blame_begin(r, i, "variable begin: overlaps the header or "
+                                  "the variable before it");
                 continue;
             }
             prev_end = v->begin + bytes;
@@ -612,7 +612,7 @@ static int derive(reader *r, ncp_header *h, int64_t xsz)
                 last_bytes = bytes;
                 if (recsize > INT64_MAX - bytes - 3) {
                     err = NC_EVARSIZE;
-                    blame_begin(r, i, "record size (beyond a file offset)");
+                    blame_begin(r, i, "record size: beyond a file offset");
                 }
                 else recsize += bytes + pad4(bytes);
             }
@@ -624,7 +624,7 @@ static int derive(reader *r, ncp_header *h, int64_t xsz)
     if (h->num_rec_vars == 1) recsize = last_bytes;
     if (h->num_rec_vars > 0 && rec_end - rec_first > recsize) {
         err = NC_ENOTNC; /* record variables would overlap the next record */
-        mark(r, "record variables (one record overlaps the next)", -1);
+        mark(r, "record variables: one record overlaps the next", -1);
         r->at.offset = -1;
         r->at.var = -1;
         goto done;
@@ -637,8 +637,8 @@ static int derive(reader *r, ncp_header *h, int64_t xsz)
     if (h->nvars == 0) h->begin_var = h->begin_rec = 0;
     if (recsize > 0 && h->numrecs > (INT64_MAX - h->begin_rec) / recsize) {
         err = NC_ENOTNC; /* the records' end would not fit a file offset */
-        r->at = (ncp_hdr_defect){4, "numrecs (records end beyond a file "
-                                    "offset)", -1, -1};
+        r->at = (ncp_hdr_defect){4, "numrecs: the records end beyond a "
+                                    "file offset", -1, -1};
     }
 done:
     return err;
