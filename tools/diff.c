@@ -39,12 +39,13 @@ static void report(diffopt *o, const char *fmt, ...)
 {
     va_list ap;
     o->ndiff++;
-    if (o->quiet || nt_rank() != 0) return;
-    printf("DIFFER: ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
+    if (!o->quiet && nt_rank() == 0) {
+        printf("DIFFER: ");
+        va_start(ap, fmt);
+        vprintf(fmt, ap);
+        va_end(ap);
+        putchar('\n');
+    }
 }
 
 static long double value_at(int xt, const void *buf, int64_t i)
@@ -67,15 +68,12 @@ static int same_value(const diffopt *o, int xt, const void *a, const void *b,
                       int64_t i)
 {
     int xs = nt_xsize(xt);
-    long double x, y, m;
-    if (memcmp((const char *)a + i * xs, (const char *)b + i * xs,
-               (size_t)xs) == 0)
-        return 1;
-    x = value_at(xt, a, i);
-    y = value_at(xt, b, i);
-    if (isnan(x) && isnan(y)) return 1;
-    m = fabsl(x) > fabsl(y) ? fabsl(x) : fabsl(y);
-    return fabsl(x - y) <= (long double)o->atol + (long double)o->rtol * m;
+    long double x = value_at(xt, a, i), y = value_at(xt, b, i);
+    long double m = fabsl(x) > fabsl(y) ? fabsl(x) : fabsl(y);
+    return memcmp((const char *)a + i * xs, (const char *)b + i * xs,
+                  (size_t)xs) == 0 ||
+           (isnan(x) && isnan(y)) ||
+           fabsl(x - y) <= (long double)o->atol + (long double)o->rtol * m;
 }
 
 /* Attributes of varid (NC_GLOBAL too) compared by name, type, values. */
@@ -249,7 +247,10 @@ static int diff_data(diffopt *o, int nc1, int v1, int nc2, int v2,
 
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     ncmpi_inq_varndims(nc1, v1, &nd);
-    if (nd > NT_MAX_DIMS) return NC_EMAXDIMS;
+    if (nd > NT_MAX_DIMS) {
+        err = NC_EMAXDIMS;
+        goto done;
+    }
     ncmpi_inq_var(nc1, v1, NULL, &xt, &nd, dimids, NULL);
     for (d = 0; d < nd; d++) {
         ncmpi_inq_dimlen(nc1, dimids[d], &len);
@@ -257,7 +258,7 @@ static int diff_data(diffopt *o, int nc1, int v1, int nc2, int v2,
         if (d > 0) per_row *= len;
     }
     rows = nd > 0 ? ct[0] : 1;
-    if (rows * per_row == 0) return NC_NOERR;
+    if (rows * per_row == 0) goto done;
     q = per_row < ROUND_ELEMS ? ROUND_ELEMS / per_row : 1;
     if (q > (rows + nprocs - 1) / nprocs) q = (rows + nprocs - 1) / nprocs;
     a = malloc((size_t)(q * per_row * nt_xsize(xt)));
@@ -354,13 +355,12 @@ int nt_diff(int argc, char **argv)
 {
     diffopt o = {0, 0, 0, 0, NULL, 0};
     const char *path[2] = {NULL, NULL}, *val;
-    int i, np = 0, rc = NT_OK, nc[2] = {-1, -1}, err;
+    int i, np = 0, rc = NT_OK, nc[2] = {-1, -1}, err, help = 0;
 
     for (i = 1; i < argc && rc == NT_OK; i++) {
         val = "";
         if (nt_is_help(argv[i])) {
-            if (nt_rank() == 0) diff_usage(stdout);
-            return NT_OK;
+            help = 1;
         } else if (strcmp(argv[i], "-h") == 0) {
             o.header_only = 1;
         } else if (strcmp(argv[i], "-q") == 0) {
@@ -378,9 +378,15 @@ int nt_diff(int argc, char **argv)
         }
         if (val == NULL) rc = NT_USAGE;
     }
+    if (help) {
+        if (nt_rank() == 0) diff_usage(stdout);
+        rc = NT_OK;
+        goto done;
+    }
     if (rc != NT_OK || np != 2) {
         nt_err("diff", "bad arguments (see 'ncpario diff --help')");
-        return NT_USAGE;
+        rc = NT_USAGE;
+        goto done;
     }
     for (i = 0; i < 2 && rc == NT_OK; i++) {
         err = ncmpi_open(MPI_COMM_WORLD, path[i], NC_NOWRITE, MPI_INFO_NULL,
@@ -406,5 +412,7 @@ int nt_diff(int argc, char **argv)
     for (i = 0; i < 2; i++)
         if (nc[i] >= 0) ncmpi_close(nc[i]);
     fflush(stdout);
-    return nt_agree(rc);
+    rc = nt_agree(rc);
+done:
+    return rc;
 }

@@ -17,7 +17,6 @@
 
 #include "ncpario_tool.h"
 
-#define MAX_SEL 256
 #define ROUND_ELEMS ((int64_t)1 << 20)
 
 typedef struct column {
@@ -49,8 +48,8 @@ static void put_name(column *c, const char *name)
     size_t k = 0;
     const char *p;
     for (p = name; *p != '\0' && k + 2 < sizeof buf; p++) {
-        if (strchr(special, *p) != NULL || (p == name && *p >= '0' && *p <= '9'))
-            buf[k++] = '\\';
+        int digit = p == name && *p >= '0' && *p <= '9';
+        if (strchr(special, *p) != NULL || digit) buf[k++] = '\\';
         buf[k++] = *p;
     }
     buf[k] = '\0';
@@ -124,35 +123,47 @@ static void fmt_real(double v, int is_float, int attr, char *out, size_t cap)
     }
 }
 
+/* CDL's suffix for an attribute value of type xtype ("" for int, double
+ * and char). */
+static const char *suffix(int xtype)
+{
+    switch (xtype) {
+    case NC_BYTE: return "b";
+    case NC_SHORT: return "s";
+    case NC_FLOAT: return "f";
+    case NC_UBYTE: return "UB";
+    case NC_USHORT: return "US";
+    case NC_UINT: return "U";
+    case NC_INT64: return "LL";
+    case NC_UINT64: return "ULL";
+    default: return "";
+    }
+}
+
 /* Element i of a buffer of type xtype as CDL; attr adds the type suffix. */
 static void fmt_value(int xtype, const void *buf, int64_t i, int attr,
                       char *out, size_t cap)
 {
+    const char *sfx = attr ? suffix(xtype) : "";
+    long long v = 0;
+    unsigned long long u = 0;
     switch (xtype) {
-    case NC_BYTE:
-        snprintf(out, cap, "%d%s", ((const signed char *)buf)[i], attr ? "b" : "");
+    case NC_BYTE: v = ((const signed char *)buf)[i]; break;
+    case NC_SHORT: v = ((const short *)buf)[i]; break;
+    case NC_INT: v = ((const int *)buf)[i]; break;
+    case NC_INT64: v = ((const long long *)buf)[i]; break;
+    case NC_UBYTE: u = ((const unsigned char *)buf)[i]; break;
+    case NC_USHORT: u = ((const unsigned short *)buf)[i]; break;
+    case NC_UINT: u = ((const unsigned *)buf)[i]; break;
+    case NC_UINT64: u = ((const unsigned long long *)buf)[i]; break;
+    default: break;
+    }
+    switch (xtype) {
+    case NC_BYTE: case NC_SHORT: case NC_INT: case NC_INT64:
+        snprintf(out, cap, "%lld%s", v, sfx);
         break;
-    case NC_UBYTE:
-        snprintf(out, cap, "%u%s", ((const unsigned char *)buf)[i], attr ? "UB" : "");
-        break;
-    case NC_SHORT:
-        snprintf(out, cap, "%d%s", ((const short *)buf)[i], attr ? "s" : "");
-        break;
-    case NC_USHORT:
-        snprintf(out, cap, "%u%s", ((const unsigned short *)buf)[i], attr ? "US" : "");
-        break;
-    case NC_INT:
-        snprintf(out, cap, "%d", ((const int *)buf)[i]);
-        break;
-    case NC_UINT:
-        snprintf(out, cap, "%u%s", ((const unsigned *)buf)[i], attr ? "U" : "");
-        break;
-    case NC_INT64:
-        snprintf(out, cap, "%lld%s", ((const long long *)buf)[i], attr ? "LL" : "");
-        break;
-    case NC_UINT64:
-        snprintf(out, cap, "%llu%s", ((const unsigned long long *)buf)[i],
-                 attr ? "ULL" : "");
+    case NC_UBYTE: case NC_USHORT: case NC_UINT: case NC_UINT64:
+        snprintf(out, cap, "%llu%s", u, sfx);
         break;
     case NC_FLOAT:
         fmt_real(((const float *)buf)[i], 1, attr, out, cap);
@@ -214,7 +225,7 @@ static int put_header(column *c, int ncid, const char *path)
     MPI_Offset len;
 
     err = ncmpi_inq(ncid, &ndims, &nvars, &ngatts, &unlim);
-    if (err != NC_NOERR) return err;
+    if (err != NC_NOERR) goto done;
     dataset_name(path, buf, sizeof buf);
     put(c, "netcdf ");
     put_name(c, buf);
@@ -224,9 +235,11 @@ static int put_header(column *c, int ncid, const char *path)
         err = ncmpi_inq_dim(ncid, i, name, &len);
         put(c, "\t");
         put_name(c, name);
-        if (i == unlim) snprintf(buf, sizeof buf, " = UNLIMITED ; // (%lld currently)\n",
-                                 (long long)len);
-        else snprintf(buf, sizeof buf, " = %lld ;\n", (long long)len);
+        if (i == unlim)
+            snprintf(buf, sizeof buf, " = UNLIMITED ; // (%lld currently)\n",
+                     (long long)len);
+        else
+            snprintf(buf, sizeof buf, " = %lld ;\n", (long long)len);
         put(c, buf);
     }
     if (nvars > 0) put(c, "variables:\n");
@@ -254,6 +267,7 @@ static int put_header(column *c, int ncid, const char *path)
     if (ngatts > 0) put(c, "\n// global attributes:\n");
     for (j = 0; j < ngatts && err == NC_NOERR; j++)
         err = put_att(c, ncid, NC_GLOBAL, NULL, j);
+done:
     return err;
 }
 
@@ -266,7 +280,8 @@ static int fill_of(int ncid, int varid, int xt, unsigned char *fill)
     int have = ncmpi_inq_att(ncid, varid, "_FillValue", &at, &n) == NC_NOERR &&
                at == xt && n == 1 &&
                ncmpi_get_att(ncid, varid, "_FillValue", fill) == NC_NOERR;
-    if (have || xt == NC_BYTE || xt == NC_UBYTE || xt == NC_CHAR) return have;
+    if (have || xt == NC_BYTE || xt == NC_UBYTE || xt == NC_CHAR) goto done;
+    have = 1;
     switch (xt) {
     case NC_SHORT: *(short *)(void *)fill = NC_FILL_SHORT; break;
     case NC_INT: *(int *)(void *)fill = NC_FILL_INT; break;
@@ -277,7 +292,8 @@ static int fill_of(int ncid, int varid, int xt, unsigned char *fill)
     case NC_INT64: *(long long *)(void *)fill = NC_FILL_INT64; break;
     default: *(unsigned long long *)(void *)fill = NC_FILL_UINT64; break;
     }
-    return 1;
+done:
+    return have;
 }
 
 typedef struct printer {
@@ -342,18 +358,16 @@ static int dump_var(column *c, int ncid, const selection *s)
     p.row = s->nd > 0 ? s->count[s->nd - 1] : 1;
     p.total = rows * per_row;
     p.has_fill = fill_of(ncid, s->varid, xt, p.fill);
-    if (p.total == 0) return NC_NOERR;
+    if (p.total == 0) goto done;
     /* a char variable's rows are whole strings: rounds keep them whole */
     q = per_row > 0 && per_row < ROUND_ELEMS ? ROUND_ELEMS / per_row : 1;
     if (q > (rows + nprocs - 1) / nprocs) q = (rows + nprocs - 1) / nprocs;
     /* a 1-D char variable is one string, printed whole: rank 0 reads it */
     if (xt == NC_CHAR && s->nd == 1) q = rows;
     buf = malloc((size_t)(q * per_row * p.xs));
-    if (buf == NULL) err = NC_ENOMEM;
-    err = nt_agree(err != NC_NOERR);
-    if (err != 0) {
-        free(buf);
-        return NC_ENOMEM;
+    if (nt_agree(buf == NULL) != 0) {
+        err = NC_ENOMEM;
+        goto done;
     }
     if (rank == 0) {
         put(c, "\n ");
@@ -397,6 +411,7 @@ static int dump_var(column *c, int ncid, const selection *s)
         }
     }
     if (rank == 0 && err == NC_NOERR) put(c, "\n");
+done:
     free(buf);
     return err;
 }
@@ -415,14 +430,16 @@ static int select_var(int ncid, const char *item, const char *gstart,
     if (nt_parse_subarray(item, name, sizeof name, st, ct, NT_MAX_DIMS,
                           &nsub) != 0) {
         nt_err("dump", "bad variable or subarray '%s'", item);
-        return NT_USAGE;
+        rc = NT_USAGE;
+        goto done;
     }
     if (ncmpi_inq_varid(ncid, name, &sel->varid) != NC_NOERR ||
         ncmpi_inq_varndims(ncid, sel->varid, &sel->nd) != NC_NOERR ||
         sel->nd > NT_MAX_DIMS ||
         ncmpi_inq_vardimid(ncid, sel->varid, dimids) != NC_NOERR) {
         nt_err("dump", "no variable '%s'", name);
-        return NT_USAGE;
+        rc = NT_USAGE;
+        goto done;
     }
     if (nsub == 0 && gstart != NULL) {
         for (d = 0; d < NT_MAX_DIMS; d++) ct[d] = -1;
@@ -453,6 +470,40 @@ static int select_var(int ncid, const char *item, const char *gstart,
     fclose(lab.out);
     snprintf(sel->label, sizeof sel->label, "%s", txt ? txt : name);
     free(txt);
+done:
+    return rc;
+}
+
+/* Each variable the -v list names (vars), or every variable (vars NULL),
+ * in turn: resolved, and with print set also dumped, "data:" first. */
+static int each_selection(column *c, int ncid, const char *vars,
+                          const char *gstart, const char *gcount, int print)
+{
+    selection *sel = malloc(sizeof *sel);
+    char item[NC_MAX_NAME + 512];
+    const char *s = vars;
+    int rc = sel != NULL ? NT_OK : NT_FAIL, n = 0, nvars = 0, err;
+
+    if (vars == NULL) ncmpi_inq_nvars(ncid, &nvars);
+    while (rc == NT_OK) {
+        if (vars != NULL && !nt_next_item(&s, item, sizeof item)) break;
+        if (vars == NULL && n >= nvars) break;
+        if (vars == NULL) ncmpi_inq_varname(ncid, n, item);
+        rc = select_var(ncid, item, gstart, gcount, sel);
+        if (rc == NT_OK && print && n == 0 && nt_rank() == 0)
+            put(c, "data:\n");
+        n++;
+        err = rc == NT_OK && print ? dump_var(c, ncid, sel) : NC_NOERR;
+        if (err != NC_NOERR) {
+            nt_err("dump", "reading '%s': %s", item, ncmpi_strerror(err));
+            rc = NT_FAIL;
+        }
+    }
+    if (rc == NT_OK && gstart != NULL && n != 1) {
+        nt_err("dump", "--start needs exactly one variable");
+        rc = NT_USAGE;
+    }
+    free(sel);
     return rc;
 }
 
@@ -476,16 +527,13 @@ int nt_dump(int argc, char **argv)
 {
     const char *path = NULL, *vars = NULL, *gstart = NULL, *gcount = NULL;
     const char *val;
-    int header_only = 0, ncid = -1, rc = NT_OK, err, i, nsel = 0, nvars = 0;
-    selection *sel = NULL;
+    int header_only = 0, ncid = -1, rc = NT_OK, err, i, help = 0;
     column c = {stdout, 0};
-    char item[NC_MAX_NAME + 512];
 
     for (i = 1; i < argc && rc == NT_OK; i++) {
         val = "";
         if (nt_is_help(argv[i])) {
-            if (nt_rank() == 0) dump_usage(stdout);
-            return NT_OK;
+            help = 1;
         } else if (strcmp(argv[i], "-h") == 0) {
             header_only = 1;
         } else if (nt_opt(argc, argv, &i, "--vars", "-v", &val)) {
@@ -502,49 +550,34 @@ int nt_dump(int argc, char **argv)
         }
         if (val == NULL) rc = NT_USAGE;
     }
+    if (help) {
+        if (nt_rank() == 0) dump_usage(stdout);
+        rc = NT_OK;
+        goto done;
+    }
     if (rc != NT_OK || path == NULL || (gstart && !vars) ||
         (gcount && !gstart)) {
         nt_err("dump", "bad arguments (see 'ncpario dump --help')");
-        return NT_USAGE;
+        rc = NT_USAGE;
+        goto done;
     }
     err = ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, MPI_INFO_NULL, &ncid);
     if (err != NC_NOERR) {
         nt_err("dump", "%s: %s", path, ncmpi_strerror(err));
-        return NT_FAIL;
+        rc = NT_FAIL;
+        goto done;
     }
-    ncmpi_inq_nvars(ncid, &nvars);
-    sel = calloc((size_t)(nvars > MAX_SEL ? nvars : MAX_SEL), sizeof *sel);
-    if (sel == NULL) rc = NT_FAIL;
-    if (rc == NT_OK && vars != NULL) {
-        const char *s = vars;
-        while (rc == NT_OK && nsel < MAX_SEL && nt_next_item(&s, item, sizeof item))
-            rc = select_var(ncid, item, gstart, gcount, &sel[nsel++]);
-        if (rc == NT_OK && gstart && nsel != 1) {
-            nt_err("dump", "--start needs exactly one variable");
-            rc = NT_USAGE;
-        }
-    } else if (rc == NT_OK && !header_only) {
-        for (nsel = 0; nsel < nvars && rc == NT_OK; nsel++) {
-            char name[NC_MAX_NAME + 1];
-            ncmpi_inq_varname(ncid, nsel, name);
-            rc = select_var(ncid, name, NULL, NULL, &sel[nsel]);
-        }
-    }
+    /* resolve every selection first, so a bad one fails before output */
+    if (!header_only || vars != NULL)
+        rc = each_selection(&c, ncid, vars, gstart, gcount, 0);
     if (rc == NT_OK && nt_rank() == 0 && put_header(&c, ncid, path) != NC_NOERR)
         rc = NT_FAIL;
     rc = nt_agree(rc);
-    if (rc == NT_OK && !header_only && nsel > 0 && nt_rank() == 0)
-        put(&c, "data:\n");
-    for (i = 0; rc == NT_OK && !header_only && i < nsel; i++) {
-        err = dump_var(&c, ncid, &sel[i]);
-        if (err != NC_NOERR) {
-            nt_err("dump", "%s: reading variable %d: %s", path, sel[i].varid,
-                   ncmpi_strerror(err));
-            rc = NT_FAIL;
-        }
-    }
+    if (rc == NT_OK && !header_only)
+        rc = each_selection(&c, ncid, vars, gstart, gcount, 1);
     if (rc == NT_OK && nt_rank() == 0) put(&c, "}\n");
     ncmpi_close(ncid);
-    free(sel);
-    return nt_agree(rc);
+    rc = nt_agree(rc);
+done:
+    return rc;
 }

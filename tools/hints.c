@@ -79,16 +79,14 @@ int nt_hints(int argc, char **argv)
 {
     const char *path = NULL, *val;
     char scratch[4096];
-    int i, rc = NT_OK, err = NC_NOERR, ncid = -1;
+    int i, rc = NT_OK, err = NC_NOERR, ncid = -1, help = 0;
     MPI_Info info, used = MPI_INFO_NULL;
 
     MPI_Info_create(&info);
     for (i = 1; i < argc && rc == NT_OK; i++) {
         val = "";
         if (nt_is_help(argv[i])) {
-            if (nt_rank() == 0) hints_usage(stdout);
-            MPI_Info_free(&info);
-            return NT_OK;
+            help = 1;
         } else if (nt_opt(argc, argv, &i, "--hint", NULL, &val)) {
             char key[MPI_MAX_INFO_KEY + 1];
             const char *eq = val ? strchr(val, '=') : NULL;
@@ -105,10 +103,14 @@ int nt_hints(int argc, char **argv)
             rc = NT_USAGE;
         }
     }
+    if (help) {
+        if (nt_rank() == 0) hints_usage(stdout);
+        rc = NT_OK;
+        goto done;
+    }
     if (rc != NT_OK) {
         nt_err("hints", "bad arguments (see 'ncpario hints --help')");
-        MPI_Info_free(&info);
-        return NT_USAGE;
+        goto done;
     }
     if (path != NULL) {
         err = ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, info, &ncid);
@@ -125,7 +127,9 @@ int nt_hints(int argc, char **argv)
     if (used != MPI_INFO_NULL) MPI_Info_free(&used);
     if (ncid >= 0) ncmpi_close(ncid);
     if (path == NULL && nt_rank() == 0) remove(scratch);
-    MPI_Info_free(&info);
     fflush(stdout);
-    return nt_agree(rc);
+    rc = nt_agree(rc);
+done:
+    MPI_Info_free(&info);
+    return rc;
 }

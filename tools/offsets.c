@@ -57,7 +57,8 @@ static void print_extents(const ncp_header *h, const ncp_var *v,
     for (d = 0; d < nd; d++)
         if (ct[d] == 0) done = 1;
     while (!done) {
-        int64_t lin = 0, off, len = (inner >= 0 && inner < nd ? ct[inner] : 1) * xs;
+        int64_t lin = 0, off;
+        int64_t len = (inner >= 0 && inner < nd ? ct[inner] : 1) * xs;
         for (d = v->is_record ? 1 : 0; d < nd; d++)
             lin = lin * v->shape[d] + st[d] + (d < inner ? idx[d] : 0);
         off = v->begin + lin * xs;
@@ -91,15 +92,14 @@ static void print_extents(const ncp_header *h, const ncp_var *v,
 static int fit_subarray(const ncp_header *h, const ncp_var *v, int nsub,
                         int64_t *st, int64_t *ct)
 {
-    int d;
-    if (nsub != v->ndims) return -1;
-    for (d = 0; d < v->ndims; d++) {
+    int d, rc = nsub == v->ndims ? 0 : -1;
+    for (d = 0; rc == 0 && d < v->ndims; d++) {
         int64_t len = d == 0 && v->is_record ? h->numrecs : v->shape[d];
         if (st[d] < 0) st[d] = 0;
         if (ct[d] < 0) ct[d] = len - st[d];
-        if (st[d] > len || ct[d] > len - st[d]) return -1;
+        if (st[d] > len || ct[d] > len - st[d]) rc = -1;
     }
-    return 0;
+    return rc;
 }
 
 static int offsets_run(const char *path, const char *spec, const char *gst,
@@ -115,7 +115,8 @@ static int offsets_run(const char *path, const char *spec, const char *gst,
     if (err != NC_NOERR) {
         nt_err("offsets", "%s: %s (ncpario validate tells more)", path,
                ncmpi_strerror(err));
-        return NT_FAIL;
+        rc = NT_FAIL;
+        goto done;
     }
     if (spec != NULL) {
         for (i = 0; i < NT_MAX_DIMS; i++) st[i] = ct[i] = -1;
@@ -149,18 +150,18 @@ static int offsets_run(const char *path, const char *spec, const char *gst,
         }
     }
     ncp_header_free(&h);
+done:
     return rc;
 }
 
 int nt_offsets(int argc, char **argv)
 {
     const char *path = NULL, *spec = NULL, *gst = NULL, *gct = NULL, *val;
-    int i, rc = NT_OK;
+    int i, rc = NT_OK, help = 0;
     for (i = 1; i < argc && rc == NT_OK; i++) {
         val = "";
         if (nt_is_help(argv[i])) {
-            if (nt_rank() == 0) offsets_usage(stdout);
-            return NT_OK;
+            help = 1;
         } else if (nt_opt(argc, argv, &i, "--var", "-v", &val)) {
             spec = val;
         } else if (nt_opt(argc, argv, &i, "--start", NULL, &val)) {
@@ -175,13 +176,17 @@ int nt_offsets(int argc, char **argv)
         }
         if (val == NULL) rc = NT_USAGE;
     }
-    if (rc != NT_OK || path == NULL || ((gst || gct) && !spec) ||
-        (spec && strchr(spec, '[') && (gst || gct))) {
+    if (help) {
+        if (nt_rank() == 0) offsets_usage(stdout);
+        rc = NT_OK;
+    } else if (rc != NT_OK || path == NULL || ((gst || gct) && !spec) ||
+               (spec && strchr(spec, '[') && (gst || gct))) {
         nt_err("offsets", "bad arguments (see 'ncpario offsets --help')");
-        return NT_USAGE;
+        rc = NT_USAGE;
+    } else {
+        if (nt_rank() == 0) rc = offsets_run(path, spec, gst, gct);
+        fflush(stdout);
+        MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
-    if (nt_rank() == 0) rc = offsets_run(path, spec, gst, gct);
-    fflush(stdout);
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rc;
 }

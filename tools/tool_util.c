@@ -95,7 +95,10 @@ static int parse_range(const char *s, const char *e, int64_t *st, int64_t *ct)
     char buf[64];
     char *colon, *end = NULL;
     int rc = 0;
-    if (e - s <= 0 || (size_t)(e - s) >= sizeof buf) return -1;
+    if (e - s <= 0 || (size_t)(e - s) >= sizeof buf) {
+        rc = -1;
+        goto done;
+    }
     memcpy(buf, s, (size_t)(e - s));
     buf[e - s] = '\0';
     *st = *ct = -1;
@@ -110,6 +113,7 @@ static int parse_range(const char *s, const char *e, int64_t *st, int64_t *ct)
         if (*end != '\0' || *ct < 0) rc = -1;
     }
     if (colon == NULL && *st >= 0) *ct = 1; /* a single index */
+done:
     return rc;
 }
 
@@ -120,12 +124,15 @@ int nt_parse_subarray(const char *spec, char *name, size_t namecap,
     size_t len = br ? (size_t)(br - spec) : strlen(spec);
     int rc = 0;
     *n = 0;
-    if (len == 0 || len >= namecap) return -1;
+    if (len == 0 || len >= namecap) {
+        rc = -1;
+        goto done;
+    }
     memcpy(name, spec, len);
     name[len] = '\0';
-    if (br == NULL) return 0;
+    if (br == NULL) goto done;
     q = strchr(br, ']');
-    if (q == NULL || q[1] != '\0') return -1;
+    if (q == NULL || q[1] != '\0') rc = -1;
     for (p = br + 1; rc == 0 && p < q;) {
         const char *c = memchr(p, ',', (size_t)(q - p));
         const char *e = c ? c : q;
@@ -134,6 +141,7 @@ int nt_parse_subarray(const char *spec, char *name, size_t namecap,
         (*n)++;
         p = e + 1;
     }
+done:
     return rc;
 }
 
@@ -141,9 +149,9 @@ int nt_next_item(const char **s, char *item, size_t cap)
 {
     const char *p = *s;
     size_t k = 0;
-    int depth = 0;
+    int depth = 0, found;
     while (*p == ',') p++;
-    if (*p == '\0') return 0;
+    found = *p != '\0';
     for (; *p != '\0' && (depth > 0 || *p != ','); p++) {
         if (*p == '[') depth++;
         if (*p == ']') depth--;
@@ -151,7 +159,7 @@ int nt_next_item(const char **s, char *item, size_t cap)
     }
     item[k] = '\0';
     *s = p;
-    return 1;
+    return found;
 }
 
 int nt_read_header(const char *path, ncp_header *h, int64_t *fsize,

@@ -71,6 +71,7 @@ int nt_judge(const char *path, int err, const ncp_header *h,
 {
     char what[160];
     int64_t want;
+    int rc = NT_FOUND;
     if (err != NC_NOERR) {
         describe(d, what, sizeof what);
         if (d->offset >= 0)
@@ -80,19 +81,21 @@ int nt_judge(const char *path, int err, const ncp_header *h,
         else
             snprintf(out, cap, "%s: invalid: %s: %s: %s", path, what,
                      ncmpi_strerrno(err), ncmpi_strerror(err));
-        return NT_FOUND;
+        goto done;
     }
     want = expected_size(h);
     if (fsize < want) {
         snprintf(out, cap, "%s: invalid: file is %" PRId64 " bytes, the "
                  "header promises %" PRId64 " (%" PRId64 " records)", path,
                  fsize, want, h->numrecs);
-        return NT_FOUND;
+        goto done;
     }
     snprintf(out, cap, "%s: valid CDF-%d file: header %" PRId64 " bytes, %d "
              "dimensions, %d variables, %" PRId64 " records", path, h->format,
              h->xsz, h->ndims, h->nvars, h->numrecs);
-    return NT_OK;
+    rc = NT_OK;
+done:
+    return rc;
 }
 
 /* One file: NT_OK, NT_FOUND or NT_FAIL, with a line on stdout. */
@@ -108,29 +111,33 @@ static int validate_one(const char *path, int quiet)
     err = nt_read_header(path, &h, &fsize, &d);
     if (err == NC_ENOENT || err == NC_EFILE || err == NC_ENOMEM) {
         nt_err("validate", "%s: cannot read: %s", path, ncmpi_strerror(err));
-        return NT_FAIL;
+        rc = NT_FAIL;
+    } else {
+        rc = nt_judge(path, err, &h, &d, fsize, line, sizeof line);
+        if (!quiet) printf("%s\n", line);
     }
-    rc = nt_judge(path, err, &h, &d, fsize, line, sizeof line);
-    if (!quiet) printf("%s\n", line);
     if (err == NC_NOERR) ncp_header_free(&h);
     return rc;
 }
 
 int nt_validate(int argc, char **argv)
 {
-    int i, quiet = 0, nfiles = 0, rc = NT_OK, r;
+    int i, quiet = 0, nfiles = 0, rc = NT_OK, r, help = 0;
     for (i = 1; i < argc; i++) {
-        if (nt_is_help(argv[i])) {
-            if (nt_rank() == 0) validate_usage(stdout);
-            return NT_OK;
-        }
-        if (strcmp(argv[i], "-q") == 0) quiet = 1;
+        if (nt_is_help(argv[i])) help = 1;
+        else if (strcmp(argv[i], "-q") == 0) quiet = 1;
         else if (argv[i][0] == '-') rc = NT_USAGE;
         else nfiles++;
     }
+    if (help) {
+        if (nt_rank() == 0) validate_usage(stdout);
+        rc = NT_OK;
+        goto done;
+    }
     if (rc != NT_OK || nfiles == 0) {
         nt_err("validate", "bad arguments (see 'ncpario validate --help')");
-        return NT_USAGE;
+        rc = NT_USAGE;
+        goto done;
     }
     for (i = 1; i < argc && nt_rank() == 0; i++) {
         if (argv[i][0] == '-') continue;
@@ -139,5 +146,6 @@ int nt_validate(int argc, char **argv)
     }
     fflush(stdout);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+done:
     return rc;
 }

@@ -591,8 +591,9 @@ static int derive(reader *r, ncp_header *h, int64_t xsz)
             ncp_var *v = &h->vars[i];
             int64_t bytes = 0;
             err = var_sizes(v, h->unlimdimid, &bytes);
-            if (err != NC_NOERR) blame_begin(r, i, "variable shape: its size is "
-                                                    "beyond a file offset");
+            if (err != NC_NOERR)
+                blame_begin(r, i, "variable shape: its size is beyond a "
+                                  "file offset");
             if (err != NC_NOERR || v->is_record != pass) continue;
             if (v->begin < prev_end) {
                 err = NC_ENOTNC;

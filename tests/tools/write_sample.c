@@ -61,7 +61,8 @@ static int write_file(const char *path, double delta, int drec)
         float s = 2.5f;
         MPI_Offset s0 = 0, c0 = rank == 0 ? NX : 0;
         err = ncmpi_begin_indep_data(ncid);
-        if (err == NC_NOERR && rank == 0) err = ncmpi_put_var_float(ncid, vs, &s);
+        if (err == NC_NOERR && rank == 0)
+            err = ncmpi_put_var_float(ncid, vs, &s);
         if (err == NC_NOERR && rank == 0)
             err = ncmpi_put_vara_text(ncid, vn, &s0, &c0, "abc\"d\\");
         if (err == NC_NOERR) err = ncmpi_end_indep_data(ncid);
@@ -78,7 +79,8 @@ int main(int argc, char **argv)
     if (argc >= 2)
         err = write_file(argv[1], argc > 2 ? atof(argv[2]) : 0.0,
                          argc > 3 ? atoi(argv[3]) : 1);
-    if (err != NC_NOERR) fprintf(stderr, "write_sample: %s\n", ncmpi_strerror(err));
+    if (err != NC_NOERR)
+        fprintf(stderr, "write_sample: %s\n", ncmpi_strerror(err));
     MPI_Finalize();
     return err == NC_NOERR ? 0 : 1;
 }
