@@ -140,11 +140,22 @@ static void shape_of(int nc, int varid, char *out, size_t cap)
     if (k < cap) snprintf(out + k, cap - k, ")");
 }
 
+/* The CDF version (1, 2 or 5) of ncmpi_inq_format's answer. */
+static int cdf_of(int format)
+{
+    return format == NC_FORMAT_CDF2 ? 2 : format == NC_FORMAT_CDF5 ? 5 : 1;
+}
+
 static void diff_header(diffopt *o, int nc1, int nc2)
 {
-    int nd1, nd2, nv1, nv2, i, id;
+    int nd1, nd2, nv1, nv2, i, id, f1 = 0, f2 = 0;
     char name[NC_MAX_NAME + 1], s1[1024], s2[1024];
     MPI_Offset l1, l2;
+
+    ncmpi_inq_format(nc1, &f1);
+    ncmpi_inq_format(nc2, &f2);
+    if (f1 != f2)
+        report(o, "format: CDF-%d vs CDF-%d", cdf_of(f1), cdf_of(f2));
     ncmpi_inq_ndims(nc1, &nd1);
     ncmpi_inq_ndims(nc2, &nd2);
     for (i = 0; i < nd1; i++) {

@@ -196,7 +196,8 @@ static int put_att(column *c, int ncid, int varid, const char *vname, int a)
     put(c, ":");
     put_name(c, name);
     put(c, " = ");
-    if (xt == NC_CHAR) put_text(c, buf, (size_t)len, "\t\t\t");
+    /* an empty attribute of any type reads back as an empty string */
+    if (xt == NC_CHAR || len == 0) put_text(c, buf, (size_t)len, "\t\t\t");
     for (i = 0; xt != NC_CHAR && i < len; i++) {
         fmt_value(xt, buf, i, 1, v, sizeof v);
         put(c, v);
@@ -328,7 +329,9 @@ static void print_elems(printer *p, const void *buf, int64_t n)
             strcpy(v, "_");
         else
             fmt_value(p->xt, buf, i, 0, v, sizeof v);
-        if (p->c->col + (int)(strlen(v) + strlen(sep)) > 78 && p->c->col > 4)
+        /* ncdump's wrap: the value and its comma (none after the last)
+           must end by column 77 */
+        if (p->c->col + (int)strlen(v) + (last ? 0 : 1) > 77 && p->c->col > 4)
             put(p->c, "\n    ");
         put(p->c, v);
         put(p->c, sep);

@@ -105,6 +105,31 @@ def test_dump(c):
                 _, ref, _ = run(["ncdump", f])
                 check(rc == 0 and out == ref,
                       "dump %s at %d ranks equals ncdump" % (f, np))
+    # ncdump's corners: an empty attribute of a numeric type prints as "",
+    # and the last value of a line may end on column 77
+    w = hostile.Writer(1, 0)
+    w.gatts = [("empty", 4, b"", 0)]
+    corner = os.path.join(c.work, "corner.nc")
+    with open(corner, "wb") as fh:
+        fh.write(w.build())
+    rc, out, _ = c.nc("dump", "-h", corner)
+    check(rc == 0 and '\t\t:empty = "" ;\n' in out,
+          "dump: an empty int attribute prints as \"\"")
+    if shutil.which("ncgen") and have:
+        cdl = os.path.join(c.work, "wrap.cdl")
+        with open(cdl, "w") as fh:
+            fh.write("netcdf wrap {\ndimensions:\n n = 7 ;\n m = 8 ;\n"
+                     "variables:\n int w(n) ;\n int x(m) ;\ndata:\n"
+                     " w = 1000000000, 1000000000, 1000000000, 1000000000,"
+                     " 1000000000, 12345678, -1 ;\n"
+                     " x = 1000000000, 1000000000, 1000000000, 1000000000,"
+                     " 1000000000, 12345678, -1, 2 ;\n}\n")
+        wrap = os.path.join(c.work, "wrap.nc")
+        run(["ncgen", "-b", "-o", wrap, cdl])
+        rc, out, _ = c.nc("dump", wrap)
+        _, ref, _ = run(["ncdump", wrap])
+        check(rc == 0 and out == ref and " 12345678, -1 ;\n" in out,
+              "dump: lines wrap where ncdump wraps them")
     f = c.fixture("data_classic.cdf1")
     want = (" rf[1:2,0:2,1:3] =\n  16, 17, 18,\n  21, 22, 23,\n"
             "  0.5, NaNf, _,\n  3, 4, 5 ;\n")
@@ -295,7 +320,9 @@ def test_diff(c):
           "variable 'sc_b' only in the first file" in out,
           "diff -h: header differences")
     rc, out, _ = c.nc("diff", f1, c.fixture("data_classic.cdf2"))
-    check(rc == 0, "diff: CDF-1 and CDF-2 copies hold the same")
+    check(rc == 1 and out == "DIFFER: format: CDF-1 vs CDF-2\n",
+          "diff: CDF-1 and CDF-2 copies differ in format alone (NaN "
+          "equals NaN)")
     if have:
         for x, y in [(a, same), (a, b), (f1, f2)]:
             rrc, _, _ = run(["ncmpidiff", x, y])
