@@ -241,7 +241,19 @@ typedef struct reader {
     int64_t need;
     widths w;
     int format;
+    ncp_hdr_defect at;  /* the field being read: where a defect is blamed */
+    int diagnose;       /* the caller wants placement defects located */
+    int64_t *begin_at;  /* then: each variable's begin field offset */
 } reader;
+
+/* Name the field that starts at the cursor; costs two stores per field, so
+ * that a defect can be reported by field and byte offset. */
+static void mark(reader *r, const char *field, int64_t entry)
+{
+    r->at.offset = r->pos;
+    r->at.field = field;
+    r->at.entry = entry;
+}
 
 static int take(reader *r, int64_t n, const unsigned char **out)
 {
@@ -331,7 +343,10 @@ static int get_list_head(reader *r, uint32_t tag, int64_t limit,
                          int limiterr, int64_t min_entry, int64_t *count)
 {
     uint64_t t = 0;
-    int err = get_uint(r, 4, &t);
+    int err;
+    mark(r, tag == TAG_DIMENSION ? "dimension list"
+            : tag == TAG_VARIABLE ? "variable list" : "attribute list", -1);
+    err = get_uint(r, 4, &t);
     if (err == NC_NOERR) err = get_nn(r, r->w.nn, count);
     if (err == NC_NOERR && !(t == 0 && *count == 0) && !(t == tag && *count > 0))
         err = NC_ENOTNC;
@@ -350,28 +365,30 @@ static int get_xtype(reader *r, int *xtype)
     return err;
 }
 
-/* Names in one list must differ.  The list's own index finds each name
- * among those before it, so this is O(n) against a header that declares
- * millions of entries, and leaves the index built for the lookups to come. */
-static int unique_names(ncp_name_index *x, const void *base, size_t stride,
-                        size_t name_off, int n)
+/* Names in one list must differ: entry i's name is looked up among the
+ * i before it as soon as it is read, so the defect is blamed on the name
+ * field.  The list's own index catches up one entry per call, so this is
+ * O(n) against a header that declares millions of entries, and leaves the
+ * index built for the lookups to come. */
+static int name_taken(ncp_name_index *x, const void *base, size_t stride,
+                      size_t name_off, int i)
 {
-    int err = NC_NOERR, i;
-    for (i = 1; i < n && err == NC_NOERR; i++) {
-        ncp_names_view v = {base, stride, name_off, i};
-        const char *name;
-        memcpy(&name, (const char *)base + (size_t)i * stride + name_off,
-               sizeof name);
-        if (ncp_index_find(x, v, name) >= 0) err = NC_ENAMEINUSE;
-    }
-    return err;
+    ncp_names_view v = {base, stride, name_off, i};
+    const char *name;
+    memcpy(&name, (const char *)base + (size_t)i * stride + name_off,
+           sizeof name);
+    return i > 0 && ncp_index_find(x, v, name) >= 0 ? NC_ENAMEINUSE
+                                                     : NC_NOERR;
 }
 
-static int get_atts(reader *r, ncp_attlist *l)
+/* var: the variable the list belongs to, -1 for the global list. */
+static int get_atts(reader *r, ncp_attlist *l, int64_t var)
 {
     /* name (length + 4 bytes) + type + nelems, values possibly empty */
     int64_t min_entry = r->w.nn + 4 + 4 + r->w.nn, count = 0, i;
-    int err = get_list_head(r, TAG_ATTRIBUTE, NC_MAX_ATTRS, NC_EMAXATTS,
+    int err;
+    r->at.var = var;
+    err = get_list_head(r, TAG_ATTRIBUTE, NC_MAX_ATTRS, NC_EMAXATTS,
                             min_entry, &count);
     if (err != NC_NOERR || count == 0) goto done;
     l->a = calloc((size_t)count, sizeof *l->a);
@@ -385,8 +402,14 @@ static int get_atts(reader *r, ncp_attlist *l)
         const unsigned char *b = NULL;
         int64_t xs, nbytes;
         l->n = (int)i + 1;
+        mark(r, "attribute name", i);
         err = get_name(r, &a->name);
+        if (err == NC_NOERR)
+            err = name_taken(&l->index, l->a, sizeof *l->a,
+                             offsetof(ncp_att, name), (int)i);
+        if (err == NC_NOERR) mark(r, "attribute type", i);
         if (err == NC_NOERR) err = get_xtype(r, &a->xtype);
+        if (err == NC_NOERR) mark(r, "attribute length", i);
         if (err == NC_NOERR) err = get_nn(r, r->w.nn, &a->nelems);
         if (err != NC_NOERR) break;
         xs = ncp_xtype_size(a->xtype);
@@ -395,6 +418,7 @@ static int get_atts(reader *r, ncp_attlist *l)
             break;
         }
         nbytes = a->nelems * xs;
+        mark(r, "attribute values", i);
         err = take(r, nbytes, &b);
         if (err == NC_NOERR) err = skip_padding(r, nbytes);
         if (err == NC_NOERR && nbytes > 0) {
@@ -403,9 +427,6 @@ static int get_atts(reader *r, ncp_attlist *l)
             else memcpy(a->xvalue, b, (size_t)nbytes);
         }
     }
-    if (err == NC_NOERR)
-        err = unique_names(&l->index, l->a, sizeof *l->a,
-                           offsetof(ncp_att, name), l->n);
 done:
     return err;
 }
@@ -424,7 +445,12 @@ static int get_dims(reader *r, ncp_header *h)
     for (i = 0; i < count && err == NC_NOERR; i++) {
         uint64_t len = 0;
         h->ndims = (int)i + 1;
+        mark(r, "dimension name", i);
         err = get_name(r, &h->dims[i].name);
+        if (err == NC_NOERR)
+            err = name_taken(&h->dim_index, h->dims, sizeof *h->dims,
+                             offsetof(ncp_dim, name), (int)i);
+        if (err == NC_NOERR) mark(r, "dimension length", i);
         if (err == NC_NOERR) err = get_uint(r, r->w.nn, &len);
         if (err == NC_NOERR && len > (uint64_t)INT64_MAX) err = NC_EBADDIM;
         if (err == NC_NOERR && len == 0 && h->unlimdimid >= 0) err = NC_EUNLIMIT;
@@ -432,17 +458,21 @@ static int get_dims(reader *r, ncp_header *h)
         h->dims[i].len = (int64_t)len;
         if (len == 0) h->unlimdimid = (int)i;
     }
-    if (err == NC_NOERR)
-        err = unique_names(&h->dim_index, h->dims, sizeof *h->dims,
-                           offsetof(ncp_dim, name), h->ndims);
 done:
     return err;
 }
 
-static int get_var(reader *r, const ncp_header *h, ncp_var *v)
+static int get_var(reader *r, ncp_header *h, int64_t k)
 {
+    ncp_var *v = &h->vars[k];
     int64_t nd = 0, i;
-    int err = get_name(r, &v->name);
+    int err;
+    mark(r, "variable name", k);
+    err = get_name(r, &v->name);
+    if (err == NC_NOERR)
+        err = name_taken(&h->var_index, h->vars, sizeof *h->vars,
+                         offsetof(ncp_var, name), (int)k);
+    if (err == NC_NOERR) mark(r, "variable rank", k);
     if (err == NC_NOERR) err = get_nn(r, r->w.nn, &nd);
     if (err == NC_NOERR && nd > NC_MAX_VAR_DIMS) err = NC_EMAXDIMS;
     if (err == NC_NOERR) err = reserve(r, nd, r->w.nn);
@@ -454,6 +484,7 @@ static int get_var(reader *r, const ncp_header *h, ncp_var *v)
     if (err != NC_NOERR) goto done;
     for (i = 0; i < nd && err == NC_NOERR; i++) {
         uint64_t id = 0;
+        mark(r, "variable dimension id", k);
         err = get_uint(r, r->w.nn, &id);
         if (err == NC_NOERR && id >= (uint64_t)h->ndims) err = NC_EBADDIM;
         if (err == NC_NOERR && i > 0 && (int)id == h->unlimdimid)
@@ -464,9 +495,13 @@ static int get_var(reader *r, const ncp_header *h, ncp_var *v)
             v->ndims = (int)i + 1;
         }
     }
-    if (err == NC_NOERR) err = get_atts(r, &v->atts);
+    if (err == NC_NOERR) err = get_atts(r, &v->atts, k);
+    if (err == NC_NOERR) mark(r, "variable type", k);
     if (err == NC_NOERR) err = get_xtype(r, &v->xtype);
+    if (err == NC_NOERR) mark(r, "variable size", k);
     if (err == NC_NOERR) err = get_nn(r, r->w.nn, &v->vsize);
+    if (err == NC_NOERR) mark(r, "variable begin", k);
+    if (err == NC_NOERR && r->begin_at != NULL) r->begin_at[k] = r->pos;
     if (err == NC_NOERR) err = get_nn(r, r->w.begin, &v->begin);
     if (err == NC_NOERR && r->w.begin == 4 && v->begin > INT32_MAX)
         err = NC_ENOTNC; /* CDF-1 offsets are signed 32-bit */
@@ -488,13 +523,15 @@ static int get_vars(reader *r, ncp_header *h)
         err = NC_ENOMEM;
         goto done;
     }
+    if (r->diagnose) {
+        r->begin_at = calloc((size_t)count, sizeof *r->begin_at);
+        if (r->begin_at == NULL) err = NC_ENOMEM;
+    }
     for (i = 0; i < count && err == NC_NOERR; i++) {
         h->nvars = (int)i + 1;
-        err = get_var(r, h, &h->vars[i]);
+        r->at.var = i;
+        err = get_var(r, h, i);
     }
-    if (err == NC_NOERR)
-        err = unique_names(&h->var_index, h->vars, sizeof *h->vars,
-                           offsetof(ncp_var, name), h->nvars);
 done:
     return err;
 }
@@ -523,6 +560,15 @@ done:
     return err;
 }
 
+/* Blame variable i's begin field for a placement defect. */
+static void blame_begin(reader *r, int i, const char *field)
+{
+    r->at.offset = r->begin_at != NULL ? r->begin_at[i] : -1;
+    r->at.field = field;
+    r->at.var = i;
+    r->at.entry = i;
+}
+
 /*
  * Everything the bytes imply beyond themselves: shapes, record flags, the
  * section offsets and the record size, and the placement checks.  Each
@@ -530,7 +576,7 @@ done:
  * in definition order without overlap, starting after the header; record
  * variables start after the fixed ones and fit in one record.
  */
-static int derive(ncp_header *h, int64_t xsz)
+static int derive(reader *r, ncp_header *h, int64_t xsz)
 {
     int err = NC_NOERR, pass, i;
     int64_t fix_end = xsz, rec_first = -1, rec_end = 0;
@@ -545,9 +591,14 @@ static int derive(ncp_header *h, int64_t xsz)
             ncp_var *v = &h->vars[i];
             int64_t bytes = 0;
             err = var_sizes(v, h->unlimdimid, &bytes);
+            if (err != NC_NOERR)
+                blame_begin(r, i, "variable shape: its size is beyond a "
+                                  "file offset");
             if (err != NC_NOERR || v->is_record != pass) continue;
             if (v->begin < prev_end) {
                 err = NC_ENOTNC;
+                blame_begin(r, i, "variable begin: overlaps the header or "
+                                  "the variable before it");
                 continue;
             }
             prev_end = v->begin + bytes;
@@ -560,7 +611,10 @@ static int derive(ncp_header *h, int64_t xsz)
                 if (rec_first < 0) rec_first = v->begin;
                 h->num_rec_vars++;
                 last_bytes = bytes;
-                if (recsize > INT64_MAX - bytes - 3) err = NC_EVARSIZE;
+                if (recsize > INT64_MAX - bytes - 3) {
+                    err = NC_EVARSIZE;
+                    blame_begin(r, i, "record size: beyond a file offset");
+                }
                 else recsize += bytes + pad4(bytes);
             }
         }
@@ -571,6 +625,9 @@ static int derive(ncp_header *h, int64_t xsz)
     if (h->num_rec_vars == 1) recsize = last_bytes;
     if (h->num_rec_vars > 0 && rec_end - rec_first > recsize) {
         err = NC_ENOTNC; /* record variables would overlap the next record */
+        mark(r, "record variables: one record overlaps the next", -1);
+        r->at.offset = -1;
+        r->at.var = -1;
         goto done;
     }
     h->recsize = recsize;
@@ -579,8 +636,11 @@ static int derive(ncp_header *h, int64_t xsz)
     /* No variable: nothing places the extent, and PnetCDF 1.12 reports 0
        (a later redef lays the file out afresh from the header size). */
     if (h->nvars == 0) h->begin_var = h->begin_rec = 0;
-    if (recsize > 0 && h->numrecs > (INT64_MAX - h->begin_rec) / recsize)
+    if (recsize > 0 && h->numrecs > (INT64_MAX - h->begin_rec) / recsize) {
         err = NC_ENOTNC; /* the records' end would not fit a file offset */
+        r->at = (ncp_hdr_defect){4, "numrecs: the records end beyond a "
+                                    "file offset", -1, -1};
+    }
 done:
     return err;
 }
@@ -594,15 +654,19 @@ static int decode_all(reader *r, ncp_header *h)
     int err = NC_NOERR;
 
     /* refuse foreign bytes at once rather than asking for more of them */
+    r->at = (ncp_hdr_defect){0, "magic", -1, -1};
     if (have > 0 && memcmp(r->p, magic, (size_t)have) != 0) err = NC_ENOTNC;
     if (err == NC_NOERR) err = take(r, 4, &b);
     if (err == NC_NOERR && memcmp(b, magic, 3) != 0) err = NC_ENOTNC;
     if (err == NC_NOERR) {
+        r->at.offset = 3;
+        r->at.field = "format version";
         r->format = b[3];
         if (widths_of(r->format, &r->w) != NC_NOERR) err = NC_ENOTNC;
     }
     if (err != NC_NOERR) goto done;
     h->format = r->format;
+    mark(r, "numrecs", -1);
     err = get_uint(r, r->w.numrecs, &nrec);
     if (err == NC_NOERR && r->w.numrecs == 4 && nrec == UINT32_MAX)
         err = NC_ENOTNC; /* "streaming": see the file comment */
@@ -610,15 +674,22 @@ static int decode_all(reader *r, ncp_header *h)
     if (err != NC_NOERR) goto done;
     h->numrecs = (int64_t)nrec;
     err = get_dims(r, h);
-    if (err == NC_NOERR) err = get_atts(r, &h->gatts);
+    if (err == NC_NOERR) err = get_atts(r, &h->gatts, -1);
+    r->at.var = -1;
     if (err == NC_NOERR) err = get_vars(r, h);
-    if (err == NC_NOERR) err = derive(h, r->pos);
+    if (err == NC_NOERR) err = derive(r, h, r->pos);
 done:
     return err;
 }
 
 int ncp_header_decode(const void *buf, int64_t len, int64_t file_size,
                       ncp_header *h, int64_t *need)
+{
+    return ncp_header_decode_diag(buf, len, file_size, h, need, NULL);
+}
+
+int ncp_header_decode_diag(const void *buf, int64_t len, int64_t file_size,
+                           ncp_header *h, int64_t *need, ncp_hdr_defect *d)
 {
     int err = NC_NOERR;
     reader r;
@@ -633,7 +704,11 @@ int ncp_header_decode(const void *buf, int64_t len, int64_t file_size,
     r.p = buf;
     r.avail = len < file_size ? len : file_size;
     r.fsize = file_size;
+    r.diagnose = d != NULL;
+    r.at = (ncp_hdr_defect){0, "magic", -1, -1};
     err = decode_all(&r, &t);
+    free(r.begin_at);
+    if (d != NULL) *d = r.at;
     if (err == NCP_HDR_NEED_MORE && need != NULL) {
         /* grow at least geometrically so a huge header costs few rounds */
         int64_t grow = len > file_size / 2 ? file_size : 2 * len;

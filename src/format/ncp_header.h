@@ -135,6 +135,22 @@ int ncp_header_encode(const ncp_header *h, void *buf, int64_t bufsize);
 int ncp_header_decode(const void *buf, int64_t len, int64_t file_size,
                       ncp_header *h, int64_t *need);
 
+/* Where a decode stopped: the field it was reading when it returned an
+ * error (or the last one it read), for tools that explain a verdict. */
+typedef struct ncp_hdr_defect {
+    int64_t offset;    /* byte of the header where the field starts; -1
+                          when the defect is no one field's */
+    const char *field; /* static text naming the field ("dimension length") */
+    int64_t var;       /* the variable it belongs to, or -1 */
+    int64_t entry;     /* its entry in its list (dimension, attribute or
+                          variable number), or -1 */
+} ncp_hdr_defect;
+
+/* ncp_header_decode that also fills *d (may be NULL): on an error, the
+ * field that holds the first defect found. */
+int ncp_header_decode_diag(const void *buf, int64_t len, int64_t file_size,
+                           ncp_header *h, int64_t *need, ncp_hdr_defect *d);
+
 /* --- layout (src/format/layout.c) ---------------------------------------- */
 typedef struct ncp_layout_params {
     int64_t h_minfree;  /* free space to leave after the header */
