@@ -46,6 +46,7 @@ static void dataset_free(ncp_dataset *ds)
     ncp_dataset_remove(ds);
     free(ds->queue.ops); /* its ops were dropped by the engine at close */
     free(ds->indep.ops); /* ... and these written or dropped */
+    free(ds->indep.arena);
     ncp_header_free(&ds->hdr);
     if (ds->on_disk) {
         ncp_header_free(ds->on_disk);

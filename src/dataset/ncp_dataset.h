@@ -63,6 +63,9 @@ typedef struct ncp_indep_buf {
     int n, cap;
     int64_t bytes; /* external bytes held */
     int64_t numrecs_floor; /* numrecs before the held puts raised it */
+    char *arena;           /* the copies, nc_indep_buffer_size bytes, kept
+                              from the first held put to close */
+    int64_t arena_used;
 } ncp_indep_buf;
 
 typedef struct ncp_dataset {

@@ -20,35 +20,26 @@
 #include "ncp_engine.h"
 #include "pnetcdf.h"
 
-/* A held copy of op, owning its external bytes (in file byte order). */
-static int copy_op(const ncp_op *op, ncp_op **out)
+/* A held copy of op; bytes the caller owns are copied into the arena (in
+ * file byte order), whose pages stay mapped from one drain to the next. */
+static int copy_op(ncp_indep_buf *b, const ncp_op *op, ncp_op **out)
 {
     ncp_op *c = malloc(sizeof(*c));
-    char *x;
+    char *x = b->arena + b->arena_used;
     if (!c) return NC_ENOMEM;
     *c = *op;
     if (op->buf != NCP_OPBUF_OWN) {
-        if (!(x = malloc((size_t)op->xbytes))) {
-            free(c);
-            return NC_ENOMEM;
-        }
         if (op->buf == NCP_OPBUF_SWAP)
             ncp_x_swap_copy(x, op->xbuf, op->xbytes / op->xsz, op->xsz);
         else
             memcpy(x, op->xbuf, (size_t)op->xbytes);
+        b->arena_used += op->xbytes;
         c->xbuf = x;
-        c->buf = NCP_OPBUF_OWN;
+        c->buf = NCP_OPBUF_DIRECT; /* the arena's, not freed with the op */
     }
     c->buffered = 1;
     *out = c;
     return NC_NOERR;
-}
-
-/* Undo copy_op for a copy not held after all. */
-static void uncopy(const ncp_op *op, ncp_op *c)
-{
-    if (op->buf != NCP_OPBUF_OWN) free(c->xbuf);
-    free(c);
 }
 
 static int room_for(ncp_indep_buf *b, int n)
@@ -67,15 +58,16 @@ static int room_for(ncp_indep_buf *b, int n)
 
 /* Copy every op that moves bytes; all or none (the caller then writes
  * them itself). */
-static int copy_all(ncp_op *ops, int n, ncp_op **copies)
+static int copy_all(ncp_indep_buf *b, ncp_op *ops, int n, ncp_op **copies)
 {
+    int64_t used = b->arena_used;
     int k, err = NC_NOERR;
     for (k = 0; k < n && err == NC_NOERR; k++) {
         copies[k] = NULL;
-        if (ops[k].xbytes > 0) err = copy_op(&ops[k], &copies[k]);
+        if (ops[k].xbytes > 0) err = copy_op(b, &ops[k], &copies[k]);
     }
-    while (err != NC_NOERR && k-- > 0)
-        if (copies[k]) uncopy(&ops[k], copies[k]);
+    while (err != NC_NOERR && k-- > 0) free(copies[k]);
+    if (err != NC_NOERR) b->arena_used = used;
     return err;
 }
 
@@ -120,9 +112,11 @@ int ncp_indep_take(ncp_dataset *ds, ncp_op *ops, int n, int *taken)
     for (k = 0; k < n; k++) need += ops[k].xbytes;
     if (ds->indep.bytes + need > limit) err = ncp_indep_drain(ds, 0);
     if (err != NC_NOERR || need > limit || need == 0) goto done;
+    if (!ds->indep.arena && !(ds->indep.arena = malloc((size_t)limit)))
+        goto done;
     if (!(copies = malloc((size_t)n * sizeof(*copies)))) goto done;
     if (room_for(&ds->indep, n) != NC_NOERR) goto done;
-    if (copy_all(ops, n, copies) != NC_NOERR) goto done;
+    if (copy_all(&ds->indep, ops, n, copies) != NC_NOERR) goto done;
     hold(ds, ops, n, copies);
     *taken = 1;
 done:
@@ -139,6 +133,7 @@ int ncp_indep_drain(ncp_dataset *ds, int collective)
     b->ops = NULL;
     b->n = b->cap = 0;
     b->bytes = 0;
+    b->arena_used = 0; /* reused only after this flush */
     /* The flush raises numrecs again for the puts it stores; one the
        file system refuses extends nothing. */
     if (n > 0) ds->hdr.numrecs = b->numrecs_floor;
