@@ -1,6 +1,6 @@
 /*
  * mode.c -- the calls that publish independent writes (ncmpi_sync,
- * ncmpi_flush) or end independent data mode (ncmpi_end_indep_data,
+ * ncmpi_sync_numrecs, ncmpi_flush) or end independent data mode (ncmpi_end_indep_data,
  * ncmpi_redef): the engine writes the puts it held, collectively, then
  * the dataset goes on as before.  An error of that write is this call's.
  */
@@ -14,6 +14,13 @@ int ncmpi_sync(int ncid)
 {
     int err = ncp_indep_settle(ncid);
     return first_error(err, ncp_dataset_sync(ncid));
+}
+
+/* The records a held put adds reach the header only with their data. */
+int ncmpi_sync_numrecs(int ncid)
+{
+    int err = ncp_indep_settle(ncid);
+    return first_error(err, ncp_dataset_sync_numrecs(ncid));
 }
 
 int ncmpi_flush(int ncid)

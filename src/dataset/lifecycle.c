@@ -253,7 +253,7 @@ int ncp_dataset_sync(int ncid)
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
 
-int ncmpi_sync_numrecs(int ncid)
+int ncp_dataset_sync_numrecs(int ncid)
 {
     int err;
     ncp_dataset *ds;

@@ -125,9 +125,10 @@ void ncp_profile_report(ncp_dataset *ds, const char *path);
  * pending requests (pending of them: close then returns NC_EPENDING). */
 int ncp_dataset_close(int ncid, int pending);
 int ncp_dataset_abort(int ncid);
-/* ncmpi_sync, ncmpi_flush and ncmpi_end_indep_data after the engine wrote
- * the rank's buffered independent puts (api/mode.c). */
+/* ncmpi_sync, ncmpi_sync_numrecs, ncmpi_flush and ncmpi_end_indep_data
+ * after the engine wrote the ranks' held independent puts (api/mode.c). */
 int ncp_dataset_sync(int ncid);
+int ncp_dataset_sync_numrecs(int ncid);
 int ncp_dataset_flush(int ncid);
 int ncp_dataset_end_indep(int ncid);
 

@@ -124,8 +124,8 @@ void ncp_swapset_free(ncp_swapset *set);
  * drain: write every held op, collectively (every rank calls, with or
  * without held ops) or alone; returns the first error.  settle:
  * collective, the drain of the points that end or publish independent
- * mode (sync, flush, end_indep_data, redef, close, abort); nothing
- * outside independent data mode.
+ * mode (sync, sync_numrecs, flush, end_indep_data, redef, close,
+ * abort); nothing outside independent data mode.
  */
 int ncp_indep_take(struct ncp_dataset *ds, ncp_op *ops, int n, int *taken);
 int ncp_indep_drain(struct ncp_dataset *ds, int collective);
