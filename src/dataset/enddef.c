@@ -346,7 +346,7 @@ int ncmpi__enddef(int ncid, MPI_Offset h_minfree, MPI_Offset v_align,
     return ncp_enddef(ds, &p);
 }
 
-int ncmpi_redef(int ncid)
+int ncp_dataset_redef(int ncid)
 {
     int err;
     ncp_dataset *ds;

@@ -45,6 +45,8 @@ static void dataset_free(ncp_dataset *ds)
     if (!ds) return;
     ncp_dataset_remove(ds);
     free(ds->queue.ops); /* its ops were dropped by the engine at close */
+    free(ds->indep.ops); /* ... and these written or dropped */
+    free(ds->indep.arena);
     ncp_header_free(&ds->hdr);
     if (ds->on_disk) {
         ncp_header_free(ds->on_disk);
@@ -240,7 +242,7 @@ int ncmpi_delete(const char *filename, MPI_Info info)
     return ncp_mpi_err(mpierr, NC_EFILE);
 }
 
-int ncmpi_sync(int ncid)
+int ncp_dataset_sync(int ncid)
 {
     int err;
     ncp_dataset *ds;
@@ -251,7 +253,7 @@ int ncmpi_sync(int ncid)
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
 
-int ncmpi_sync_numrecs(int ncid)
+int ncp_dataset_sync_numrecs(int ncid)
 {
     int err;
     ncp_dataset *ds;
@@ -261,7 +263,7 @@ int ncmpi_sync_numrecs(int ncid)
     return ncp_numrecs_agree(ds);
 }
 
-int ncmpi_flush(int ncid)
+int ncp_dataset_flush(int ncid)
 {
     int err;
     ncp_dataset *ds;
@@ -269,7 +271,7 @@ int ncmpi_flush(int ncid)
     /* In define mode nothing is pending; PnetCDF returns success there. */
     if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
     if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR;
-    /* Nothing is buffered in the library yet; flush reaches the file. */
+    /* The engine wrote its buffered puts first; flush reaches the file. */
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
 
@@ -283,7 +285,7 @@ int ncmpi_begin_indep_data(int ncid)
     return NC_NOERR;
 }
 
-int ncmpi_end_indep_data(int ncid)
+int ncp_dataset_end_indep(int ncid)
 {
     int err;
     ncp_dataset *ds;

@@ -56,6 +56,18 @@ typedef struct ncp_queue {
     int64_t bput_used;
 } ncp_queue;
 
+/* A rank's blocking independent puts held back until a collective point
+ * (the engine's indep.c owns the ops; the dataset only frees the list). */
+typedef struct ncp_indep_buf {
+    struct ncp_op **ops;
+    int n, cap;
+    int64_t bytes; /* external bytes held */
+    int64_t numrecs_floor; /* numrecs before the held puts raised it */
+    char *arena;           /* the copies, nc_indep_buffer_size bytes, kept
+                              from the first held put to close */
+    int64_t arena_used;
+} ncp_indep_buf;
+
 typedef struct ncp_dataset {
     int ncid;
     MPI_Comm comm; /* duplicated at open; freed at close */
@@ -72,6 +84,7 @@ typedef struct ncp_dataset {
     int64_t put_bytes;          /* for ncmpi_inq_put_size */
     int64_t get_bytes;
     ncp_queue queue;            /* posted iput/iget/bput, attached buffer */
+    ncp_indep_buf indep;        /* buffered independent puts */
     ncpario_profile prof;       /* ncpario_inq_profile */
     double define_since;        /* MPI_Wtime when define mode began */
 } ncp_dataset;
@@ -112,9 +125,17 @@ void ncp_profile_report(ncp_dataset *ds, const char *path);
  * pending requests (pending of them: close then returns NC_EPENDING). */
 int ncp_dataset_close(int ncid, int pending);
 int ncp_dataset_abort(int ncid);
+/* ncmpi_sync, ncmpi_sync_numrecs, ncmpi_flush and ncmpi_end_indep_data
+ * after the engine wrote the ranks' held independent puts (api/mode.c). */
+int ncp_dataset_sync(int ncid);
+int ncp_dataset_sync_numrecs(int ncid);
+int ncp_dataset_flush(int ncid);
+int ncp_dataset_end_indep(int ncid);
 
 /* --- enddef.c ------------------------------------------------------------- */
 int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);
+/* ncmpi_redef, after the engine wrote the buffered independent puts. */
+int ncp_dataset_redef(int ncid);
 
 /* --- fill.c --------------------------------------------------------------- */
 /* Fill variables from_var.. that have fill on (enddef: all variables after

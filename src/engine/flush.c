@@ -387,7 +387,7 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
         int e = err;
         if (!is_write && e == NC_NOERR) e = decode(ds, op);
         if (e != NC_NOERR) op->status = e;
-        else if (is_write) ds->put_bytes += op->xbytes;
+        else if (is_write && !op->buffered) ds->put_bytes += op->xbytes;
         else ds->get_bytes += op->xbytes;
     }
     ncp_swapset_free(&swaps);

@@ -57,6 +57,7 @@ typedef struct ncp_op {
     int status;       /* NC_ERANGE from conversion, or the op's error */
     void *group;      /* varn get of a packed flexible buffer: owner of the
                          packed image, unpacked when the last op finishes */
+    int buffered;     /* held by indep.c: counted in put_bytes already */
 } ncp_op;
 
 /* Which kind of call built the ops (for NCP_OPBUF choices and errors). */
@@ -113,6 +114,22 @@ int ncp_swapset_build(ncp_op **ops, int n, int is_write, int deferred,
  * get. */
 void ncp_swapset_apply(const ncp_swapset *set);
 void ncp_swapset_free(ncp_swapset *set);
+
+/*
+ * Blocking independent puts held until a collective point (indep.c).
+ * take: hold the n ops of one call (copying bytes the caller owns) when
+ * nc_indep_buffer_size allows, first writing the held ones alone when
+ * these would overflow it; *taken 0 leaves the ops to the caller, who
+ * writes them at once.  Returns the error of that early write.
+ * drain: write every held op, collectively (every rank calls, with or
+ * without held ops) or alone; returns the first error.  settle:
+ * collective, the drain of the points that end or publish independent
+ * mode (sync, sync_numrecs, flush, end_indep_data, redef, close,
+ * abort); nothing outside independent data mode.
+ */
+int ncp_indep_take(struct ncp_dataset *ds, ncp_op *ops, int n, int *taken);
+int ncp_indep_drain(struct ncp_dataset *ds, int collective);
+int ncp_indep_settle(int ncid);
 
 /* The dataset's queue of posted ops (ncp_queue, ncp_dataset.h): drop every
  * pending op, as close and abort do; returns how many requests there were

@@ -104,7 +104,7 @@ static int worst_status(ncp_op **ops, int n, int id)
 
 /*
  * Flush the n ops of one call (blocking, mput) and free them; *status gets
- * their worst status.  Without memory for the list, the ops are dropped
+ * their worst status.  Independent puts may be held instead (indep.c).  Without memory for the list, the ops are dropped
  * but a collective call still joins the others' I/O, empty.
  */
 static int flush_array(ncp_dataset *ds, ncp_op *ops, int n, int collective,
@@ -112,7 +112,7 @@ static int flush_array(ncp_dataset *ds, ncp_op *ops, int n, int collective,
 {
     ncp_op **ptrs = malloc((size_t)(n > 0 ? n : 1) * sizeof(*ptrs));
     double t0 = MPI_Wtime();
-    int err = NC_NOERR, ioerr = NC_NOERR, k;
+    int err = NC_NOERR, ioerr = NC_NOERR, k, taken = 0;
     *status = NC_NOERR;
     if (!ptrs) {
         for (k = 0; k < n; k++) ncp_op_free(ds, &ops[k]);
@@ -120,8 +120,14 @@ static int flush_array(ncp_dataset *ds, ncp_op *ops, int n, int collective,
         err = NC_ENOMEM;
     }
     for (k = 0; k < n; k++) ptrs[k] = &ops[k];
-    if (ptrs || collective)
-        ioerr = ncp_ops_flush(ds, ptrs, n, collective, dirs);
+    if (ptrs && !collective && dirs == NCP_FLUSH_PUTS)
+        ioerr = ncp_indep_take(ds, ops, n, &taken);
+    else if (ptrs && !collective) /* a get reads this rank's puts */
+        ioerr = ncp_indep_drain(ds, 0);
+    if (!taken && (ptrs || collective)) {
+        int e = ncp_ops_flush(ds, ptrs, n, collective, dirs);
+        if (ioerr == NC_NOERR) ioerr = e;
+    }
     if (n > 0) *status = worst_status(ptrs, n, NC_REQ_NULL);
     for (k = 0; k < n; k++) ncp_op_free(ds, &ops[k]);
     free(ptrs);
@@ -302,7 +308,11 @@ static int wait_common(int ncid, int num, int *reqs, int *statuses,
         err = take_named(&ds->queue, num, reqs, codes, &ops, &n);
     if (err == NC_NOERR || collective) { /* a collective wait still joins */
         double t0 = MPI_Wtime();
-        int ioerr = ncp_ops_flush(ds, ops, n, collective, 0);
+        /* held puts reached the file before this wait without the
+           buffer, so they go first */
+        int ioerr = collective ? NC_NOERR : ncp_indep_drain(ds, 0);
+        int e = ncp_ops_flush(ds, ops, n, collective, 0);
+        if (ioerr == NC_NOERR) ioerr = e;
         ds->prof.time_wait += MPI_Wtime() - t0;
         if (err == NC_NOERR) err = ioerr;
     }

@@ -8,7 +8,8 @@
  * must fail on every rank, numrecs must stay 1 (inq_dimlen on every
  * rank, and in the file once closed and reopened), and the record
  * written before must still read back.  Runs: posix collective, posix
- * independent, mpiio independent (OMPIO's collective writes report a
+ * independent (with ncpario's buffer of independent puts, whose write and
+ * error come at end_indep_data, and without), mpiio independent (OMPIO's collective writes report a
  * file system's short write as complete: see t_write_fail).
  */
 #define _DEFAULT_SOURCE /* unsetenv */
@@ -19,6 +20,7 @@
 
 #include "testutil.h"
 #include "hintutil.h"
+#include "have_ncpario.h"
 
 #define N 1024 /* ints per rank and record */
 
@@ -44,6 +46,20 @@ static int put_record(int nc, int v, MPI_Offset rec, const int *a,
     MPI_Offset s[2] = {rec, (MPI_Offset)tu_myrank * N}, c[2] = {1, N};
     return collective ? ncmpi_put_vara_int_all(nc, v, s, c, a)
                       : ncmpi_put_vara_int(nc, v, s, c, a);
+}
+
+/* Whether ncpario holds this run's put until end_indep_data (posix
+ * driver, nc_indep_buffer_size): its error comes at that call. */
+static int held(const char *hints, int collective)
+{
+#ifdef HAVE_NCPARIO
+    return !collective && strstr(hints, "nc_driver=posix") &&
+           !strstr(hints, "nc_indep_buffer_size=0");
+#else
+    (void)hints;
+    (void)collective;
+    return 0;
+#endif
 }
 
 static void check_file(const char *path, const int *a)
@@ -83,10 +99,19 @@ static void run(const char *path, const char *hints, int collective)
     if (!collective) CHECK_ERR(ncmpi_begin_indep_data(nc));
     set_fsize_limit((rlim_t)(r_at + recsize));
     err = put_record(nc, v, 1, a, collective);
+    if (held(hints, collective)) {
+        /* ncpario holds the put: this rank sees its record until the
+           write at end_indep_data fails, on every rank */
+        CHECK_ERR(err);
+        expect_numrecs(nc, 2, "after the held put");
+        err = ncmpi_end_indep_data(nc);
+    }
     set_fsize_limit(RLIM_INFINITY);
     CHECKF(err != NC_NOERR, "%s: the put past the limit succeeded", hints);
-    expect_numrecs(nc, 1, "after the failed put");
-    if (!collective) CHECK_ERR(ncmpi_end_indep_data(nc));
+    if (!held(hints, collective)) {
+        expect_numrecs(nc, 1, "after the failed put");
+        if (!collective) CHECK_ERR(ncmpi_end_indep_data(nc));
+    }
     expect_numrecs(nc, 1, "after the failed put, agreed");
     CHECK_ERR(ncmpi_close(nc));
     MPI_Info_free(&info);
@@ -107,6 +132,7 @@ int main(int argc, char **argv)
     signal(SIGXFSZ, SIG_IGN);
     run(path, "nc_driver=posix", 1);
     run(path, "nc_driver=posix", 0);
+    run(path, "nc_driver=posix;nc_indep_buffer_size=0", 0);
     run(path, "nc_driver=mpiio", 0);
     return tu_finish("t_write_fail_rec");
 }

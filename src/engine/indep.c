@@ -1,0 +1,176 @@
+/*
+ * indep.c -- a rank's blocking independent puts, held back.
+ *
+ * netCDF makes independent writes visible to other ranks only at
+ * ncmpi_sync, ncmpi_flush, ncmpi_end_indep_data, redef and close, so until
+ * then a rank may keep them.  Each put is validated and converted at its
+ * call as before, then its external bytes are copied (the caller may reuse
+ * its buffer at once) and the op is held.  At one of those collective
+ * points every rank hands its held ops to one collective flush, which
+ * merges them with the other ranks' through the aggregated path instead
+ * of one small write per extent.  A rank writes its own held ops at once,
+ * alone, when the next put would overflow nc_indep_buffer_size and before
+ * any of its independent gets or waits, so that it reads what it wrote
+ * and posting order still decides between overlapping puts.
+ */
+#define _DEFAULT_SOURCE /* madvise, posix_memalign */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "../dataset/ncp_dataset.h"
+#include "ncp_engine.h"
+#include "pnetcdf.h"
+
+/* A held copy of op; bytes the caller owns are copied into the arena (in
+ * file byte order), whose pages stay mapped from one drain to the next. */
+static int copy_op(ncp_indep_buf *b, const ncp_op *op, ncp_op **out)
+{
+    ncp_op *c = malloc(sizeof(*c));
+    char *x = b->arena + b->arena_used;
+    if (!c) return NC_ENOMEM;
+    *c = *op;
+    if (op->buf != NCP_OPBUF_OWN) {
+        if (op->buf == NCP_OPBUF_SWAP)
+            ncp_x_swap_copy(x, op->xbuf, op->xbytes / op->xsz, op->xsz);
+        else
+            memcpy(x, op->xbuf, (size_t)op->xbytes);
+        b->arena_used += op->xbytes;
+        c->xbuf = x;
+        c->buf = NCP_OPBUF_DIRECT; /* the arena's, not freed with the op */
+    }
+    c->buffered = 1;
+    *out = c;
+    return NC_NOERR;
+}
+
+static int room_for(ncp_indep_buf *b, int n)
+{
+    if (b->n + n > b->cap) {
+        int cap = b->cap ? b->cap : 16;
+        ncp_op **no;
+        while (cap < b->n + n) cap *= 2;
+        if (!(no = realloc(b->ops, (size_t)cap * sizeof(*no))))
+            return NC_ENOMEM;
+        b->ops = no;
+        b->cap = cap;
+    }
+    return NC_NOERR;
+}
+
+/* Copy every op that moves bytes; all or none (the caller then writes
+ * them itself). */
+static int copy_all(ncp_indep_buf *b, ncp_op *ops, int n, ncp_op **copies)
+{
+    int64_t used = b->arena_used;
+    int k, err = NC_NOERR;
+    for (k = 0; k < n && err == NC_NOERR; k++) {
+        copies[k] = NULL;
+        if (ops[k].xbytes > 0) err = copy_op(b, &ops[k], &copies[k]);
+    }
+    while (err != NC_NOERR && k-- > 0) free(copies[k]);
+    if (err != NC_NOERR) b->arena_used = used;
+    return err;
+}
+
+/* The held ops now own what the caller's did: its ops keep only their
+ * status (NC_ERANGE is still reported by this call). */
+static void hold(ncp_dataset *ds, ncp_op *ops, int n, ncp_op **copies)
+{
+    ncp_indep_buf *b = &ds->indep;
+    int k;
+    if (b->n == 0) b->numrecs_floor = ds->hdr.numrecs;
+    for (k = 0; k < n; k++) {
+        ncp_op *c = copies[k];
+        int status = ops[k].status;
+        if (!c) continue;
+        /* numrecs grows at the call, so this rank sees its records now */
+        if (c->req.var->is_record && c->req.nelems > 0)
+            ncp_numrecs_raise(ds, c->req.end_rec);
+        ds->put_bytes += c->xbytes;
+        b->bytes += c->xbytes;
+        b->ops[b->n++] = c;
+        memset(&ops[k], 0, sizeof(ops[k]));
+        ops[k].status = status;
+    }
+}
+
+/* The arena on huge pages where the system gives them on request: the
+ * copies fault in a page per 2 MiB instead of one per 4 KiB. */
+static char *arena_new(int64_t size)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, (size_t)2 << 20, (size_t)size) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, (size_t)size, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+/* Only the posix driver: its collective write agrees on every rank's
+ * error, where an MPI-IO collective write may report a short write as
+ * complete, and an error held until then would be lost. */
+static int may_hold(ncp_dataset *ds)
+{
+    return ds->hints.indep_buffer_size > 0 &&
+           strcmp(ncp_io_driver_name(&ds->file), "posix") == 0;
+}
+
+int ncp_indep_take(ncp_dataset *ds, ncp_op *ops, int n, int *taken)
+{
+    int64_t limit = ds->hints.indep_buffer_size, need = 0;
+    ncp_op **copies = NULL;
+    int k, err = NC_NOERR;
+    *taken = 0;
+    if (!may_hold(ds)) return NC_NOERR;
+    for (k = 0; k < n; k++) need += ops[k].xbytes;
+    if (ds->indep.bytes + need > limit) err = ncp_indep_drain(ds, 0);
+    if (err != NC_NOERR || need > limit || need == 0) goto done;
+    if (!ds->indep.arena && !(ds->indep.arena = arena_new(limit)))
+        goto done;
+    if (!(copies = malloc((size_t)n * sizeof(*copies)))) goto done;
+    if (room_for(&ds->indep, n) != NC_NOERR) goto done;
+    if (copy_all(&ds->indep, ops, n, copies) != NC_NOERR) goto done;
+    hold(ds, ops, n, copies);
+    *taken = 1;
+done:
+    free(copies);
+    return err; /* without memory to hold them, the caller writes them */
+}
+
+int ncp_indep_drain(ncp_dataset *ds, int collective)
+{
+    ncp_indep_buf *b = &ds->indep;
+    ncp_op **ops = b->ops;
+    int n = b->n, k, err;
+    if (!collective && n == 0) return NC_NOERR;
+    b->ops = NULL;
+    b->n = b->cap = 0;
+    b->bytes = 0;
+    b->arena_used = 0; /* reused only after this flush */
+    /* The flush raises numrecs again for the puts it stores; one the
+       file system refuses extends nothing. */
+    if (n > 0) ds->hdr.numrecs = b->numrecs_floor;
+    err = ncp_ops_flush(ds, ops, n, collective, 0);
+    for (k = 0; k < n; k++) {
+        int st = ops[k]->status;
+        if (err == NC_NOERR && st != NC_NOERR && st != NC_ERANGE) err = st;
+        ncp_op_free(ds, ops[k]);
+        free(ops[k]);
+    }
+    free(ops);
+    return err;
+}
+
+int ncp_indep_settle(int ncid)
+{
+    ncp_dataset *ds;
+    int f;
+    if (ncp_dataset_get(ncid, &ds) != NC_NOERR) return NC_NOERR;
+    f = ds->flags;
+    /* Only independent data mode holds puts; the flags agree across
+       ranks, so every rank joins the flush or none does. */
+    if (!(f & NCP_F_INDEP) || (f & NCP_F_DEFINE) || !(f & NCP_F_WRITE))
+        return NC_NOERR;
+    return ncp_indep_drain(ds, 1);
+}
