@@ -89,18 +89,21 @@ static inline void make_file(const char *path)
     CHECK_ERR(ncmpi_close(v.ncid));
 }
 
-/* Opens path for writing with the fault conf (NULL: none) and, when
- * rounds, I/O groups of every rank with a small staging buffer. */
-static inline int open_faulty(const char *path, const char *conf, int rounds,
-                       ds_ids *v)
+/* Opens path for writing with the fault conf (NULL: none), the hint
+ * key=value (NULL: none) and, when rounds, I/O groups of every rank with a
+ * small staging buffer. */
+static inline int open_faulty_hint(const char *path, const char *conf,
+                                   int rounds, const char *key,
+                                   const char *value, ds_ids *v)
 {
     MPI_Info info = MPI_INFO_NULL;
     int err;
+    if (rounds || key) MPI_Info_create(&info);
     if (rounds) {
-        MPI_Info_create(&info);
         MPI_Info_set(info, "nc_io_group_size", "all");
         MPI_Info_set(info, "nc_io_group_buffer_size", "1024");
     }
+    if (key) MPI_Info_set(info, key, value);
     if (conf) setenv(FAULT_ENV, conf, 1);
     err = ncmpi_open(MPI_COMM_WORLD, path, NC_WRITE, info, &v->ncid);
     unsetenv(FAULT_ENV);
@@ -111,6 +114,12 @@ static inline int open_faulty(const char *path, const char *conf, int rounds,
     CHECK_ERR(ncmpi_inq_varid(v->ncid, "s", &v->s));
     CHECK_ERR(ncmpi_inq_varid(v->ncid, "r", &v->r));
     return NC_NOERR;
+}
+
+static inline int open_faulty(const char *path, const char *conf, int rounds,
+                              ds_ids *v)
+{
+    return open_faulty_hint(path, conf, rounds, NULL, NULL, v);
 }
 
 /* The file opens without faults, holds its four variables, and its

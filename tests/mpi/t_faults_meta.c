@@ -10,6 +10,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "faultutil.h"
+#include "have_ncpario.h"
 
 /* Creates path with conf, defines one variable, ends define mode. */
 static void create_faulty(const char *path, const char *conf,
@@ -142,7 +143,8 @@ static void sync_close(int rounds)
     check_file(path, NREC, 0);
 }
 
-/* Independent puts: the failing rank alone reports; the others' records
+/* Independent puts written at the put (nc_indep_buffer_size=0, as
+ * PnetCDF does): the failing rank alone reports; the others' records
  * count once the ranks agree on numrecs. */
 static void independent(void)
 {
@@ -154,7 +156,8 @@ static void independent(void)
     nscen++;
     path_of(path, sizeof path, nscen);
     make_file(path);
-    CHECK_ERR(open_faulty(path, "op=write,ranks=0", 0, &v));
+    CHECK_ERR(open_faulty_hint(path, "op=write,ranks=0", 0,
+                               "nc_indep_buffer_size", "0", &v));
     CHECK_ERR(ncmpi_begin_indep_data(v.ncid));
     for (rep = 0; rep < 2; rep++) {
         bufs_fill(&b, rep);
@@ -172,6 +175,47 @@ static void independent(void)
     check_file(path, NREC + 2, 0);
 }
 
+#ifdef HAVE_NCPARIO
+/* Whether this run's independent puts are held until a collective point:
+ * ncpario on the posix driver (the mpiio driver writes them at once). */
+static int puts_held(void)
+{
+    const char *hints = getenv("PNETCDF_HINTS");
+    return !hints || !strstr(hints, "nc_driver=mpiio");
+}
+
+/* Independent puts held by ncpario: every put returns at once, the
+ * failed write comes out of end_indep_data on every rank, the caller's
+ * buffers are left as they were, and numrecs counts no record the flush
+ * did not store. */
+static void independent_held(void)
+{
+    char path[4096];
+    ds_ids v;
+    bufs b, copy;
+    MPI_Offset st[2] = {0, (MPI_Offset)tu_myrank * NX}, ct[2] = {1, NX};
+    int rep;
+    nscen++;
+    if (!puts_held()) return;
+    path_of(path, sizeof path, nscen);
+    make_file(path);
+    CHECK_ERR(open_faulty(path, "op=write,ranks=0", 0, &v));
+    CHECK_ERR(ncmpi_begin_indep_data(v.ncid));
+    for (rep = 0; rep < 2; rep++) {
+        bufs_fill(&b, rep);
+        memcpy(&copy, &b, sizeof b);
+        st[0] = NREC + rep;
+        CHECK_ERR(ncmpi_put_vara_double(v.ncid, v.r, st, ct, b.r));
+        CHECK_ERR(ncmpi_put_vara_double(v.ncid, v.d, st + 1, ct + 1, b.d));
+        CHECK(memcmp(&b, &copy, sizeof b) == 0);
+    }
+    EXPECT_ERR(agreed(ncmpi_end_indep_data(v.ncid), "end_indep_data"),
+               NC_EWRITE);
+    CHECK_ERR(agreed(ncmpi_close(v.ncid), "close"));
+    check_file(path, NREC, 1);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
@@ -184,5 +228,8 @@ int main(int argc, char **argv)
     sync_close(0);
     sync_close(1);
     independent();
+#ifdef HAVE_NCPARIO
+    independent_held();
+#endif
     return tu_finish("t_faults_meta");
 }
