@@ -13,11 +13,8 @@
  */
 #include "ncp_group.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "../../util/ncp_hints.h"
 #include "pnetcdf.h"
