@@ -15,6 +15,9 @@
 #      into OUTDIR/pnetcdf/, writes the same set of files, byte for byte.
 # Every check runs even after one fails, so one run shows all differences.
 #
+# A passing run deletes the .nc files it wrote, unless NCP_KEEP_TEST_OUTPUT
+# is set; a failing one keeps them.
+#
 # Environment: NCP_RUN_TIMEOUT (seconds per program run, default 120);
 # OMPI_MCA_io and other MPI settings pass through untouched to ncpario's
 # run.  The PnetCDF reference always runs on OpenMPI's ROMIO component:
@@ -151,3 +154,8 @@ if [ "$failures" -ne 0 ]; then
     exit 1
 fi
 echo "RESULT: PASS (np=$np, ${#ours[@]} file(s))"
+# A passing run's files go: every cell of the matrix has its own folder,
+# and some tests write gigabytes.  A failing run keeps them to look at.
+if [ -z "${NCP_KEEP_TEST_OUTPUT:-}" ]; then
+    rm -f "$ours_dir"/*.nc "$theirs_dir"/*.nc
+fi
