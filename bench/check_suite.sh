@@ -69,4 +69,17 @@ if "$here/ncpario-bench" --preset smoke --bin-dir "$work/broken" \
 fi
 grep -q "FAILED" "$work/err.txt" || bad "no FAILED message"
 [ ! -e "$work/out2/table.txt" ] || bad "a failed run wrote a table"
+
+# Two builds in one run: ncpario@BUILD takes its executables from
+# --alt-bin's directory and gets its own rows and a ratio to ncpario.
+"$here/ncpario-bench" --preset smoke --bin-dir "$bin_dir" \
+    --benchmarks coll_io --libs ncpario,ncpario@alt --alt-bin "alt=$bin_dir" \
+    --dir "$work" --out "$work/out3" --no-plots >"$work/alt.txt" ||
+    bad "the run with an --alt-bin build failed"
+grep -q " ncpario@alt " "$work/alt.txt" || bad "no row of ncpario@alt"
+grep -q "ncpario/ncpario@alt" "$work/alt.txt" || bad "no ratio to ncpario@alt"
+rc=0
+"$here/ncpario-bench" --preset smoke --bin-dir "$bin_dir" \
+    --libs ncpario@nowhere --out "$work/out4" >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || bad "a build no --alt-bin names exited $rc, not 2"
 exit $fail

@@ -167,9 +167,16 @@ def parse_args(argv=None):
                     help="comma list (default: all)")
     ap.add_argument("--libs", default=None,
                     help="comma list of libraries, each optionally "
-                         "LIB[:key=value;key=value] to pass hints "
-                         "(PNETCDF_HINTS and NCPARIO_BENCH_HINTS); default: "
-                         "the preset's, else all")
+                         "LIB[@BUILD][:key=value;key=value]: @BUILD runs "
+                         "the executables of an --alt-bin build, the "
+                         "hints go in PNETCDF_HINTS and "
+                         "NCPARIO_BENCH_HINTS; default: the preset's, "
+                         "else all")
+    ap.add_argument("--alt-bin", action="append", default=[],
+                    metavar="BUILD=DIR",
+                    help="another build's benchmark executables, named "
+                         "for --libs (e.g. before=../old/build/bench), so "
+                         "that two builds take turns in one run")
     ap.add_argument("--reps", type=int, help="timed repetitions per run")
     ap.add_argument("--warmup", type=int, help="untimed repetitions first")
     ap.add_argument("--dir", default="/tmp", help="directory of the files")
@@ -202,15 +209,30 @@ def positive_ints(text, what):
     return vals
 
 
-def lib_specs(text):
-    """[(label, lib, hints)] from 'ncpario,ncpario:nc_driver=mpiio,...'."""
+def alt_bins(items):
+    """{build name: bin dir} from --alt-bin's 'NAME=DIR' items."""
+    out = {}
+    for item in items:
+        name, eq, path = item.partition("=")
+        if not eq or not name or not path:
+            usage_error("--alt-bin wants BUILD=DIR, not '%s'" % item)
+        out[name] = path
+    return out
+
+
+def lib_specs(text, bin_dir, alt):
+    """[(label, lib, hints, bin dir)] from
+    'ncpario,ncpario:nc_driver=mpiio,ncpario@before,...'."""
     specs = []
     for item in filter(None, text.split(",")):
-        lib, _, hints = item.partition(":")
+        name, _, hints = item.partition(":")
+        lib, at, build = name.partition("@")
         if lib not in LIBS:
             usage_error("unknown library '%s' (one of %s)"
                         % (lib, ", ".join(LIBS)))
-        specs.append((item, lib, hints))
+        if at and build not in alt:
+            usage_error("'%s' names a build no --alt-bin gives" % item)
+        specs.append((item, lib, hints, alt[build] if at else bin_dir))
     return specs
 
 
@@ -281,8 +303,8 @@ class Runner:
         sys.stderr.flush()
 
     def run_case(self, bench, args, np_, spec, workdir):
-        label, lib, hints = spec
-        exe = executable(self.a.bin_dir, bench, lib)
+        label, lib, hints, bin_dir = spec
+        exe = executable(bin_dir, bench, lib)
         cmd = [self.a.mpirun, "--oversubscribe", "-np", str(np_), exe] + \
             args + ["-c", "-q", "-k", "-d", workdir,
                     "-r", str(self.reps), "-w", str(self.warmup)]
@@ -324,10 +346,10 @@ class Runner:
         labelled "<label> (Fortran)"."""
         if bench not in FORTRAN:
             return specs
-        return [("%s (Fortran)" % label, lib, hints)
-                for label, lib, hints in specs
+        return [("%s (Fortran)" % label, lib, hints, bin_dir)
+                for label, lib, hints, bin_dir in specs
                 if lib in NETCDF_LIBS and os.access(
-                    executable(self.a.bin_dir, bench, lib), os.X_OK)]
+                    executable(bin_dir, bench, lib), os.X_OK)]
 
     def plan(self, specs):
         n = 0
@@ -395,10 +417,10 @@ def main(argv=None):
         if b not in BENCHES:
             usage_error("unknown benchmark '%s'" % b)
     a.libs = a.libs or preset.get("libs", ",".join(LIBS))
-    specs = lib_specs(a.libs)
-    missing = [executable(a.bin_dir, b, s[1]) for b in r.benches
+    specs = lib_specs(a.libs, a.bin_dir, alt_bins(a.alt_bin))
+    missing = [executable(s[3], b, s[1]) for b in r.benches
                for s in specs if b not in FORTRAN
-               if not os.access(executable(a.bin_dir, b, s[1]), os.X_OK)]
+               if not os.access(executable(s[3], b, s[1]), os.X_OK)]
     for b in r.benches:
         if b in FORTRAN and preset.get(b) and not r.specs_of(b, specs):
             sys.stderr.write("ncpario-bench: %s skipped: not built (no "
