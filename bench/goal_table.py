@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""goal_table: the performance goals' ratios from suite runs, as markdown.
+
+Input: the results.csv of one or more ncpario-bench runs (one per file
+directory, e.g. /tmp and /dev/shm), each run holding ncpario, PnetCDF
+and file-per-process rows, and optionally an older ncpario build as
+`ncpario@before` (suite.py's --alt-bin). For every (directory, benchmark
+case, rank count) it prints, as "after (before)" where the older build
+ran:
+
+  best       ncpario's best method over PnetCDF's best, write and read;
+  indep      ncpario's indep method over PnetCDF's indep;
+  combined   ncpario's combined method over its own pervar;
+  read/fpp   ncpario's best read over file per process's best read;
+  shared     ncpario's best write over the shared-file ceiling that
+             bench/shared_limit measured at the same rank count
+             (--shared-limit, cases named by --contig only).
+
+A ratio of the current build below its goal (1.0; 0.8 for read/fpp,
+0.9 for shared) is marked with a trailing `*`. Every ratio is of two medians
+measured in the same run, so it is read against the same load.
+
+Standard library only.
+"""
+import argparse
+import csv
+import sys
+
+GOALS = {"best": 1.0, "indep": 1.0, "combined": 1.0, "read/fpp": 0.8,
+         "shared": 0.9}
+PHASE = {"write": "total_w", "read": "total_r"}
+
+
+def load(path):
+    rows = []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            r["nprocs"] = int(r["nprocs"])
+            r["mibs"] = float(r["mibs"])
+            rows.append(r)
+    return rows
+
+
+def ordered(values):
+    seen = []
+    for v in values:
+        if v not in seen:
+            seen.append(v)
+    return seen
+
+
+class Run:
+    """One directory's rows, indexed by (bench, case, label, np, phase)."""
+
+    def __init__(self, rows):
+        self.rows = [r for r in rows if r["label"] != "machine"]
+        self.ix = {}
+        for r in self.rows:
+            key = (r["bench"], r["case"], r["label"], r["nprocs"], r["phase"])
+            self.ix.setdefault(key, {})[r["method"]] = r["mibs"]
+
+    def cases(self):
+        return ordered((r["bench"], r["case"]) for r in self.rows)
+
+    def ranks(self):
+        return sorted(ordered(r["nprocs"] for r in self.rows))
+
+    def method(self, bc, label, np_, phase, method=None):
+        got = self.ix.get(bc + (label, np_, phase), {})
+        if method is None:
+            return max(got.values()) if got else None
+        return got.get(method)
+
+
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+def measures(run, bc, label, np_, side, ref, fpp, shared):
+    """{measure: ratio} of label in one cell."""
+    ph = PHASE[side]
+    out = {
+        "best": ratio(run.method(bc, label, np_, ph),
+                      run.method(bc, ref, np_, ph)),
+        "indep": ratio(run.method(bc, label, np_, ph, "indep"),
+                       run.method(bc, ref, np_, ph, "indep")),
+        "combined": ratio(run.method(bc, label, np_, ph, "combined"),
+                          run.method(bc, label, np_, ph, "pervar")),
+    }
+    if side == "read":
+        out["read/fpp"] = ratio(run.method(bc, label, np_, ph),
+                                run.method(bc, fpp, np_, ph))
+    elif shared and np_ in shared:
+        out["shared"] = ratio(run.method(bc, label, np_, ph), shared[np_])
+    return out
+
+
+def cell(after, before, goal):
+    if after is None:
+        return "-"
+    text = "%.2f%s" % (after, "*" if after < goal else "")
+    if before is not None:
+        text += " (%.2f)" % before
+    return text
+
+
+def table(run, dirname, side, a, shared_by_case):
+    """One markdown table of a directory and side: a row per case and
+    measure, a column per rank count."""
+    ranks = run.ranks()
+    lines = []
+    for bc in run.cases():
+        shared = shared_by_case.get(bc)
+        now = [measures(run, bc, a.ours, n, side, a.ref, a.fpp, shared)
+               for n in ranks]
+        old = [measures(run, bc, a.before, n, side, a.ref, a.fpp, shared)
+               for n in ranks]
+        for measure in GOALS:
+            if all(m.get(measure) is None for m in now):
+                continue
+            cells = [cell(x.get(measure), y.get(measure), GOALS[measure])
+                     for x, y in zip(now, old)]
+            lines.append("| %s %s | %s | %s |" % (
+                bc[0], bc[1], measure, " | ".join(cells)))
+    if not lines:
+        return []
+    return ["", "**%s, %s**" % (dirname, side), "",
+            "| case | ratio | " + " | ".join("np=%d" % n for n in ranks) +
+            " |", "|---|---|" + "---|" * len(ranks)] + lines
+
+
+def shared_limits(path):
+    """{np: shared-file write MiB/s} from shared_limit's csv lines."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            p = line.strip().split(",")
+            if len(p) == 12 and p[:3] == ["csv", "shared_limit", "shared"] \
+                    and p[6] == "write":
+                out[int(p[5])] = float(p[11])
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs", nargs="+", metavar="DIRNAME=RESULTS.CSV")
+    ap.add_argument("--ours", default="ncpario")
+    ap.add_argument("--before", default="ncpario@before")
+    ap.add_argument("--ref", default="pnetcdf")
+    ap.add_argument("--fpp", default="fpp")
+    ap.add_argument("--shared-limit", action="append", default=[],
+                    metavar="DIRNAME=FILE",
+                    help="shared_limit's csv output for that directory")
+    ap.add_argument("--contig", default="",
+                    help="comma list of bench:case whose writes are read "
+                         "against the shared-file ceiling")
+    a = ap.parse_args(argv)
+    limits = dict(item.split("=", 1) for item in a.shared_limit)
+    contig = [tuple(x.split(":", 1)) for x in a.contig.split(",") if x]
+    out = []
+    for item in a.runs:
+        dirname, _, path = item.partition("=")
+        run = Run(load(path))
+        sl = shared_limits(limits[dirname]) if dirname in limits else {}
+        by_case = {bc: sl for bc in contig}
+        for side in ("write", "read"):
+            out += table(run, dirname, side, a, by_case)
+    sys.stdout.write("\n".join(out).lstrip("\n") + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
