@@ -116,7 +116,7 @@ static void usage(FILE *to)
         "  -t recs     records, one step each (default 4)\n"
         "  -T type     the variables' type in the file (default double);\n"
         "              memory is always double, so float converts\n");
-    bio_usage_common(to, prog, 0, "case <p>_s<side>_f8|f4_v<n>_t<recs>");
+    bio_usage_common(to, prog, 0, "case e.g. sc_s32_f8_v10_t4");
 }
 
 /* A comma list of pattern names into a bit set; 0 when one is unknown. */
@@ -434,10 +434,11 @@ static void print_header(const struct setup *s)
            prog, bio_backend_name(), s->nprocs, s->nprocs == 1 ? "" : "s",
            pat_long[s->pat], pat_code[s->pat], s->grid[0], s->grid[1]);
     printf("  vars    %d record %s variables v000..v%03d(t, y=%" PRId64
-           ", x=%" PRId64 "), %dx%d per rank%s, from double memory\n",
-           o->nvars, tname, o->nvars - 1, s->global[0], s->global[1],
-           o->side, o->side,
-           s->stride[1] > 1 ? " (every nprocs-th column)" : "");
+           ", x=%" PRId64 "), memory double\n", o->nvars, tname,
+           o->nvars - 1, s->global[0], s->global[1]);
+    printf("  part    %dx%d elements per rank and record%s\n", o->side,
+           o->side, s->stride[1] > 1 ? ", x dealt out column by column"
+                                     : "");
     printf("  data    %.3f MiB (in the file's type) per method and rep in "
            "%d record%s\n", (double)s->bytes / 1048576.0, o->nrecs,
            o->nrecs == 1 ? "" : "s");
