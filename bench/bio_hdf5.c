@@ -20,7 +20,9 @@
  *
  * A request's file side is a hyperslab (with HDF5's stride when it has
  * one); its memory type is the H5Dwrite/H5Dread memory type, so HDF5
- * converts when it differs from the dataset's.
+ * converts when it differs from the dataset's (and, by its documented
+ * H5D_MPIO_DATATYPE_CONVERSION cause, then does a collective call's
+ * transfer independently).
  *
  * Methods: BIO_PERVAR is one collective H5Dwrite/H5Dread per request,
  * BIO_INDEP one independent call per non-empty request. HDF5 1.10 has no
