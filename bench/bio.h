@@ -1,6 +1,7 @@
 /*
  * bio.h -- the benchmark I/O layer: one small interface over which the
- * suite's pattern programs (flash_io, btio, mom_io, pflotran_io, coll_io)
+ * suite's pattern programs (flash_io, btio, mom_io, pflotran_io, coll_io,
+ * part2d)
  * are written once, and five backends that implement it:
  *
  *   bio_pnc.c    the PnetCDF C API; built twice, against ncpario
@@ -45,7 +46,8 @@ enum bio_code {
     BIO_EIO = -4      /* the library or the OS failed; see bio_last_error */
 };
 
-enum bio_type { BIO_INT, BIO_FLOAT, BIO_DOUBLE };
+/* From 1, so that a zeroed bio_req's mtype (0) means "the variable's". */
+enum bio_type { BIO_INT = 1, BIO_FLOAT, BIO_DOUBLE };
 
 /* How a bio_write/bio_read moves its list of requests:
  *   BIO_PERVAR    one collective call per request, in list order (every
@@ -82,16 +84,24 @@ struct bio_schema {
 };
 
 /* One subarray of variable `var`: file side start/count (ndims of the
- * variable, the record index first for a record variable); memory side
- * the subarray mstart/mcount of the row-major array mshape (mndims
- * dimensions, at most BIO_MAX_DIMS + 1) at buf, in the variable's type
- * and native byte order. The two sides hold the same number of elements
- * and pair them in row-major order. A contiguous buffer is mndims =
- * ndims, mshape = mcount = count, mstart = 0: bio_req_contig sets that. */
+ * variable, the record index first for a record variable), element i of
+ * dimension d at start[d] + i * stride[d]; memory side the subarray
+ * mstart/mcount of the row-major array mshape (mndims dimensions, at most
+ * BIO_MAX_DIMS + 1) at buf, in native byte order. The two sides hold the
+ * same number of elements and pair them in row-major order. A contiguous
+ * buffer is mndims = ndims, mshape = mcount = count, mstart = 0:
+ * bio_req_contig sets that.
+ *
+ * The fields a zeroed request leaves 0 mean the plain case: stride 0 is
+ * 1 (adjacent elements); mtype 0 is the variable's own type. Any other
+ * mtype is the type of the memory elements, converted to and from the
+ * variable's on the way, as netCDF's typed calls do. */
 struct bio_req {
     int var;
     int64_t start[BIO_MAX_DIMS];
     int64_t count[BIO_MAX_DIMS];
+    int64_t stride[BIO_MAX_DIMS];
+    enum bio_type mtype;
     void *buf;
     int mndims;
     int64_t mshape[BIO_MAX_DIMS + 1];
@@ -152,12 +162,22 @@ void bio_req_contig(struct bio_req *r, int var, int ndims,
 int64_t bio_req_elems(const struct bio_var *v, const struct bio_req *r);
 
 /* Checks a request against the schema: var index, ndims, the file box
- * inside the fixed dimensions, the memory box inside mshape, equal
- * element counts. BIO_OK or BIO_EINVAL. */
+ * (strides >= 0) inside the fixed dimensions, the memory box inside
+ * mshape, equal element counts, a known mtype. BIO_OK or BIO_EINVAL. */
 int bio_req_check(const struct bio_schema *s, const struct bio_req *r);
 
-/* The memory side as an MPI subarray datatype (committed; free it with
- * MPI_Type_free). BIO_EINVAL when a size does not fit an int. */
+/* The file-side step of dimension d (1 for a stride of 0), and 1 when
+ * some dimension of r steps by more than one element. */
+int64_t bio_req_stride(const struct bio_req *r, int d);
+int bio_req_strided(const struct bio_var *v, const struct bio_req *r);
+
+/* The type of r's memory elements: mtype, or the variable's when 0. */
+enum bio_type bio_req_mtype(const struct bio_schema *s,
+                            const struct bio_req *r);
+
+/* The memory side as an MPI subarray datatype of the memory type
+ * (committed; free it with MPI_Type_free). BIO_EINVAL when a size does
+ * not fit an int. */
 int bio_req_memtype(const struct bio_schema *s, const struct bio_req *r,
                     MPI_Datatype *out);
 
@@ -171,6 +191,16 @@ int bio_req_dense(const struct bio_req *r);
  * time. For backends whose I/O calls take one contiguous buffer. */
 void bio_req_pack(const struct bio_req *r, size_t esize, char *packed,
                   int64_t elems, int to_packed);
+
+/* bio_req_pack for a request whose memory type may differ from its
+ * variable's: `packed` holds the elements in the variable's type, each
+ * converted on the way (for backends that cannot convert). */
+void bio_req_pack_conv(const struct bio_schema *s, const struct bio_req *r,
+                       char *packed, int to_packed);
+
+/* 1 when r's bytes cannot go between memory and file as they are: the
+ * memory side is strided or of another type than the variable. */
+int bio_req_needs_stage(const struct bio_schema *s, const struct bio_req *r);
 
 /* Bytes of one record of all record variables together (the netCDF
  * record size without alignment padding), and where each variable starts

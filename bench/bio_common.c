@@ -94,14 +94,40 @@ int64_t bio_req_elems(const struct bio_var *v, const struct bio_req *r)
     return n;
 }
 
+int64_t bio_req_stride(const struct bio_req *r, int d)
+{
+    return r->stride[d] > 1 ? r->stride[d] : 1;
+}
+
+int bio_req_strided(const struct bio_var *v, const struct bio_req *r)
+{
+    for (int d = 0; d < v->ndims; d++)
+        if (bio_req_stride(r, d) > 1)
+            return 1;
+    return 0;
+}
+
+enum bio_type bio_req_mtype(const struct bio_schema *s,
+                            const struct bio_req *r)
+{
+    return r->mtype != 0 ? r->mtype : s->vars[r->var].type;
+}
+
+/* The last element of every dimension inside the fixed lengths; the
+ * step is checked before it multiplies, so that nothing overflows. */
 static int file_box_ok(const struct bio_var *v, const struct bio_req *r)
 {
     for (int d = 0; d < v->ndims; d++) {
-        int64_t len = v->shape[d];
+        int64_t len = v->shape[d], step = bio_req_stride(r, d), last;
 
-        if (r->start[d] < 0 || r->count[d] < 0)
+        if (r->start[d] < 0 || r->count[d] < 0 || r->stride[d] < 0)
             return 0;
-        if (len > 0 && r->start[d] + r->count[d] > len)
+        if (r->count[d] == 0)
+            continue;
+        if ((r->count[d] - 1) > (INT64_MAX - 1 - r->start[d]) / step)
+            return 0;
+        last = r->start[d] + (r->count[d] - 1) * step;
+        if (len > 0 && last >= len)
             return 0;
     }
     return 1;
@@ -133,6 +159,8 @@ int bio_req_check(const struct bio_schema *s, const struct bio_req *r)
     v = &s->vars[r->var];
     if (!file_box_ok(v, r) || !mem_box_ok(r, &melems))
         return BIO_EINVAL;
+    if (r->mtype != 0 && (r->mtype < BIO_INT || r->mtype > BIO_DOUBLE))
+        return BIO_EINVAL;
     if (melems != bio_req_elems(v, r))
         return BIO_EINVAL;
     if (melems > 0 && r->buf == NULL)
@@ -145,7 +173,7 @@ int bio_req_memtype(const struct bio_schema *s, const struct bio_req *r,
 {
     int shape[BIO_MAX_DIMS + 1], sub[BIO_MAX_DIMS + 1];
     int start[BIO_MAX_DIMS + 1];
-    MPI_Datatype et = bio_mpi_type(s->vars[r->var].type);
+    MPI_Datatype et = bio_mpi_type(bio_req_mtype(s, r));
 
     for (int d = 0; d < r->mndims; d++) {
         if (r->mshape[d] > INT_MAX)
@@ -177,33 +205,97 @@ int bio_req_dense(const struct bio_req *r)
     return 1;
 }
 
-void bio_req_pack(const struct bio_req *r, size_t esize, char *packed,
-                  int64_t elems, int to_packed)
+/* n elements of type from at src as type to at dst. */
+static void convert(void *dst, enum bio_type to, const void *src,
+                    enum bio_type from, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        double x;
+
+        switch (from) {
+        case BIO_INT:
+            x = ((const int *)src)[i];
+            break;
+        case BIO_FLOAT:
+            x = ((const float *)src)[i];
+            break;
+        default:
+            x = ((const double *)src)[i];
+        }
+        switch (to) {
+        case BIO_INT:
+            ((int *)dst)[i] = (int)x;
+            break;
+        case BIO_FLOAT:
+            ((float *)dst)[i] = (float)x;
+            break;
+        default:
+            ((double *)dst)[i] = x;
+        }
+    }
+}
+
+/* The memory box of r row by row between the user's array (elements of
+ * type mt) and packed (of type pt), converting when they differ. */
+static void pack_rows(const struct bio_req *r, enum bio_type mt,
+                      enum bio_type pt, char *packed, int64_t elems,
+                      int to_packed)
 {
     int nd = r->mndims;
     int64_t idx[BIO_MAX_DIMS + 1] = {0};
     int64_t rowlen = r->mcount[nd - 1], rows = elems / rowlen;
-    size_t runbytes = (size_t)rowlen * esize;
+    int64_t msize = (int64_t)bio_type_size(mt);
+    int64_t prow = rowlen * (int64_t)bio_type_size(pt);
     char *mem = r->buf;
 
     for (int64_t row = 0; row < rows; row++) {
         int64_t off = 0;
+        char *m, *p = packed + row * prow;
 
         for (int d = 0; d < nd; d++)
             off = off * r->mshape[d] + r->mstart[d] +
                   (d < nd - 1 ? idx[d] : 0);
-        if (to_packed)
-            memcpy(packed + row * runbytes, mem + off * (int64_t)esize,
-                   runbytes);
+        m = mem + off * msize;
+        if (mt == pt && to_packed)
+            memcpy(p, m, (size_t)prow);
+        else if (mt == pt)
+            memcpy(m, p, (size_t)prow);
+        else if (to_packed)
+            convert(p, pt, m, mt, rowlen);
         else
-            memcpy(mem + off * (int64_t)esize, packed + row * runbytes,
-                   runbytes);
+            convert(m, mt, p, pt, rowlen);
         for (int d = nd - 2; d >= 0; d--) {
             if (++idx[d] < r->mcount[d])
                 break;
             idx[d] = 0;
         }
     }
+}
+
+void bio_req_pack(const struct bio_req *r, size_t esize, char *packed,
+                  int64_t elems, int to_packed)
+{
+    /* Bytes are bytes: any type of the size copies them unchanged. */
+    enum bio_type t = esize == 8 ? BIO_DOUBLE : BIO_INT;
+
+    if (elems > 0)
+        pack_rows(r, t, t, packed, elems, to_packed);
+}
+
+void bio_req_pack_conv(const struct bio_schema *s, const struct bio_req *r,
+                       char *packed, int to_packed)
+{
+    const struct bio_var *v = &s->vars[r->var];
+    int64_t elems = bio_req_elems(v, r);
+
+    if (elems > 0)
+        pack_rows(r, bio_req_mtype(s, r), v->type, packed, elems,
+                  to_packed);
+}
+
+int bio_req_needs_stage(const struct bio_schema *s, const struct bio_req *r)
+{
+    return !bio_req_dense(r) || bio_req_mtype(s, r) != s->vars[r->var].type;
 }
 
 static int64_t var_slab_bytes(const struct bio_var *v)

@@ -15,8 +15,10 @@
  *                          call (batches of IOV_MAX when there are more).
  *
  * A contiguous memory side moves straight from the user's buffer; a
- * strided one is gathered into (or scattered from) a packed staging
- * buffer by a copy loop here. Short transfers are continued and EINTR is
+ * strided one, or one of another type than the variable, is gathered
+ * into (or scattered from) a packed staging buffer in the variable's type
+ * by bio_req_pack_conv. A file-side stride changes nothing here: the
+ * file holds each request's elements packed. Short transfers are continued and EINTR is
  * retried. Close is a plain close(): no fsync, as the other backends do
  * not sync either, so the timings compare like with like.
  *
@@ -210,7 +212,6 @@ struct span {
     size_t bytes;
     int staged;     /* data is ours, to free (and scatter after a read) */
     int64_t elems;
-    size_t esize;
 };
 
 static int span_init(const struct bio_file *f, const struct bio_req *r,
@@ -223,10 +224,9 @@ static int span_init(const struct bio_file *f, const struct bio_req *r,
         return BIO_EINVAL;
     v = &f->schema->vars[r->var];
     sp->req = r;
-    sp->esize = bio_type_size(v->type);
     sp->elems = bio_req_elems(v, r);
-    sp->bytes = (size_t)sp->elems * sp->esize;
-    if (sp->bytes == 0 || bio_req_dense(r)) {
+    sp->bytes = (size_t)sp->elems * bio_type_size(v->type);
+    if (sp->bytes == 0 || !bio_req_needs_stage(f->schema, r)) {
         sp->data = r->buf;
         return BIO_OK;
     }
@@ -235,16 +235,17 @@ static int span_init(const struct bio_file *f, const struct bio_req *r,
         return BIO_ENOMEM;
     sp->staged = 1;
     if (writing)
-        bio_req_pack(r, sp->esize, sp->data, sp->elems, 1);
+        bio_req_pack_conv(f->schema, r, sp->data, 1);
     return BIO_OK;
 }
 
 /* After a successful read: the staged bytes into the user's array. */
-static void span_finish(struct span *sp, int reading)
+static void span_finish(const struct bio_file *f, struct span *sp,
+                        int reading)
 {
     if (sp->staged) {
         if (reading)
-            bio_req_pack(sp->req, sp->esize, sp->data, sp->elems, 0);
+            bio_req_pack_conv(f->schema, sp->req, sp->data, 0);
         free(sp->data);
     }
     memset(sp, 0, sizeof *sp);
@@ -340,7 +341,7 @@ static int one_by_one(struct bio_file *f, const struct bio_req *reqs,
             return err;
         }
         f->offset += (off_t)sp.bytes;
-        span_finish(&sp, !writing);
+        span_finish(f, &sp, !writing);
     }
     return BIO_OK;
 }
@@ -404,7 +405,7 @@ static int combined(struct bio_file *f, const struct bio_req *reqs,
         return err;
     }
     for (int i = 0; i < nreqs; i++)
-        span_finish(&sp[i], !writing);
+        span_finish(f, &sp[i], !writing);
     free(sp);
     return BIO_OK;
 }

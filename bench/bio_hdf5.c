@@ -18,6 +18,12 @@
  *    no named dimensions; dimension scales would need the high-level
  *    library).
  *
+ * A request's file side is a hyperslab (with HDF5's stride when it has
+ * one); its memory type is the H5Dwrite/H5Dread memory type, so HDF5
+ * converts when it differs from the dataset's (and, by its documented
+ * H5D_MPIO_DATATYPE_CONVERSION cause, then does a collective call's
+ * transfer independently).
+ *
  * Methods: BIO_PERVAR is one collective H5Dwrite/H5Dread per request,
  * BIO_INDEP one independent call per non-empty request. HDF5 1.10 has no
  * call that moves data of several datasets at once, so BIO_COMBINED is
@@ -533,9 +539,8 @@ static int plan_request(struct bio_file *f, const struct bio_req *r,
     var = &f->vars[r->var];
     if (!is_record(var) || req_empty(f, r))
         return BIO_OK;
-    if (r->count[0] > INT64_MAX - r->start[0])
-        return invalid("record index overflows in", var->name);
-    end = r->start[0] + r->count[0];
+    /* bio_req_check made sure the last record index does not overflow. */
+    end = r->start[0] + (r->count[0] - 1) * bio_req_stride(r, 0) + 1;
     if (end > f->extent[r->var] && !growable)
         return invalid("request beyond the last record of", var->name);
     if (end > need[r->var])
@@ -631,7 +636,7 @@ static int grow_records(struct bio_file *f)
 static herr_t select_file(struct bio_file *f, const struct bio_req *r)
 {
     const struct bio_var *var = &f->vars[r->var];
-    hsize_t start[BIO_MAX_DIMS], count[BIO_MAX_DIMS];
+    hsize_t start[BIO_MAX_DIMS], count[BIO_MAX_DIMS], step[BIO_MAX_DIMS];
     hid_t fs = f->fspace[r->var];
 
     if (req_empty(f, r))
@@ -641,8 +646,11 @@ static herr_t select_file(struct bio_file *f, const struct bio_req *r)
     for (int d = 0; d < var->ndims; d++) {
         start[d] = (hsize_t)r->start[d];
         count[d] = (hsize_t)r->count[d];
+        step[d] = (hsize_t)bio_req_stride(r, d);
     }
-    return H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+    return H5Sselect_hyperslab(fs, H5S_SELECT_SET, start,
+                               bio_req_strided(var, r) ? step : NULL, count,
+                               NULL);
 }
 
 /* The memory array of r as a dataspace (all of it selected), or one
@@ -698,7 +706,7 @@ static int move(struct bio_file *f, const struct bio_req *r, hid_t ms,
 {
     static double nothing; /* a buffer for empty requests given none */
     const struct bio_var *var = &f->vars[r->var];
-    hid_t t = native_type(var->type);
+    hid_t t = native_type(bio_req_mtype(&f->schema, r)); /* HDF5 converts */
     void *buf = r->buf != NULL ? r->buf : &nothing;
     herr_t e;
 

@@ -7,15 +7,20 @@
  *
  *   BIO_PERVAR    per request, one MPI_File_set_view whose filetype is
  *                 the request's file subarray (for a record variable, the
- *                 slab subarray repeated at the record size) and one
+ *                 slab subarray repeated at the record size; nested
+ *                 hvectors when the file side has a stride) and one
  *                 MPI_File_write_at_all / read_at_all with the memory
  *                 datatype (the element type when the memory side is
- *                 dense, else bio_req_memtype's subarray);
+ *                 dense, else bio_req_memtype's subarray; a memory type
+ *                 other than the variable's is first converted into a
+ *                 staging buffer, as MPI-IO's "native" cannot convert);
  *   BIO_COMBINED  every request flattened into runs (file offset, memory
  *                 address, length): the innermost contiguous runs of the
  *                 file subarray, with the trailing whole dimensions merged.
- *                 A strided memory side is first packed into a staging
- *                 buffer, so each run is contiguous in memory too. The
+ *                 A strided memory side, or one of another type, is
+ *                 first packed (converted) into a staging buffer in the
+ *                 variable's type, so each run is contiguous in memory
+ *                 too. The
  *                 runs of all requests are sorted by file offset (MPI
  *                 wants a non-decreasing file view) and become one
  *                 hindexed filetype and one hindexed memory type of
@@ -298,6 +303,37 @@ static int check_req(const struct bio_file *f, const struct bio_req *r)
     return bio_req_check(f->schema, r);
 }
 
+/* The filetype of a non-empty request with a stride, relative to *disp
+ * (its first element): one hvector per dimension from the innermost out,
+ * each stepping by its stride times the bytes between neighbours of that
+ * dimension (a record for the record dimension). Increasing offsets, as
+ * file views need: a step is never shorter than what it repeats. */
+static int strided_view(const struct bio_file *f, const struct bio_req *r,
+                        MPI_Offset *disp, MPI_Datatype *ftype)
+{
+    const struct bio_var *v = &f->schema->vars[r->var];
+    MPI_Datatype t = bio_mpi_type(v->type), outer;
+    MPI_Aint between = (MPI_Aint)bio_type_size(v->type);
+    int own = 0;
+
+    *disp = (MPI_Offset)elem_offset(f, r->var, r->start);
+    for (int d = v->ndims - 1; d >= 0; d--) {
+        if (d == 0 && is_record(v))
+            between = (MPI_Aint)f->recsize;
+        MPI_Type_create_hvector((int)r->count[d], 1,
+                                between * (MPI_Aint)bio_req_stride(r, d), t,
+                                &outer);
+        if (own)
+            MPI_Type_free(&t);
+        t = outer;
+        own = 1;
+        between *= (MPI_Aint)v->shape[d];
+    }
+    *ftype = t;
+    MPI_Type_commit(ftype);
+    return BIO_OK;
+}
+
 /* The filetype of a non-empty request's file box, relative to *disp: the
  * subarray of the variable (of one record's slab for a record variable,
  * repeated count[0] times at the record size). */
@@ -314,6 +350,8 @@ static int file_view(const struct bio_file *f, const struct bio_req *r,
         if (r->count[d] > INT_MAX || r->start[d] > INT_MAX ||
             v->shape[d] > INT_MAX)
             return BIO_EINVAL;
+    if (bio_req_strided(v, r))
+        return strided_view(f, r, disp, ftype);
     for (int d = 0; d < n; d++) {
         sizes[d] = (int)v->shape[first + d];
         subs[d] = (int)r->count[first + d];
@@ -351,6 +389,8 @@ struct prepared {
     int mcount;
     int own_mtype;          /* mtype is ours to free */
     int64_t elems;
+    char *stage;            /* the elements in the variable's type, when
+                             * the memory's differs; else NULL */
 };
 
 static void release(struct prepared *p, int n)
@@ -360,12 +400,13 @@ static void release(struct prepared *p, int n)
             MPI_Type_free(&p[i].ftype);
         if (p[i].own_mtype)
             MPI_Type_free(&p[i].mtype);
+        free(p[i].stage);
     }
     free(p);
 }
 
 static int prepare_one(const struct bio_file *f, const struct bio_req *r,
-                       struct prepared *p)
+                       int writing, struct prepared *p)
 {
     const struct bio_var *v;
     int err;
@@ -381,6 +422,15 @@ static int prepare_one(const struct bio_file *f, const struct bio_req *r,
         return BIO_OK;
     if ((err = file_view(f, r, &p->disp, &p->ftype)) != BIO_OK)
         return err;
+    if (bio_req_mtype(f->schema, r) != v->type) {
+        p->stage = malloc((size_t)p->elems * bio_type_size(v->type));
+        if (p->stage == NULL)
+            return BIO_ENOMEM;
+        if (writing)
+            bio_req_pack_conv(f->schema, r, p->stage, 1);
+        p->mcount = (int)p->elems;
+        return BIO_OK;
+    }
     if (bio_req_dense(r)) {
         p->mcount = (int)p->elems;
         return BIO_OK;
@@ -393,7 +443,7 @@ static int prepare_one(const struct bio_file *f, const struct bio_req *r,
 }
 
 static int prepare(const struct bio_file *f, const struct bio_req *reqs,
-                   int nreqs, struct prepared **out)
+                   int nreqs, int writing, struct prepared **out)
 {
     struct prepared *p;
     int err = BIO_OK, i;
@@ -405,7 +455,7 @@ static int prepare(const struct bio_file *f, const struct bio_req *reqs,
     if (p == NULL)
         return BIO_ENOMEM;
     for (i = 0; i < nreqs && err == BIO_OK; i++)
-        err = prepare_one(f, &reqs[i], &p[i]);
+        err = prepare_one(f, &reqs[i], writing, &p[i]);
     if (err != BIO_OK) {
         release(p, i);
         return err;
@@ -434,6 +484,7 @@ static int move_all_one(struct bio_file *f, const struct bio_req *r,
 {
     int live = ok && p->ftype != MPI_DATATYPE_NULL;
     int err, derr, count;
+    void *buf = p->stage != NULL ? p->stage : r->buf;
     MPI_Status st;
 
     /* The etype is the variable's on every rank (the same variable in
@@ -444,17 +495,19 @@ static int move_all_one(struct bio_file *f, const struct bio_req *r,
                     "MPI_File_set_view");
     count = live && err == BIO_OK ? p->mcount : 0;
     if (writing)
-        derr = mpi_check(MPI_File_write_at_all(f->fh, 0, r->buf, count,
+        derr = mpi_check(MPI_File_write_at_all(f->fh, 0, buf, count,
                                                p->mtype, &st),
                          "MPI_File_write_at_all");
     else
-        derr = mpi_check(MPI_File_read_at_all(f->fh, 0, r->buf, count,
+        derr = mpi_check(MPI_File_read_at_all(f->fh, 0, buf, count,
                                               p->mtype, &st),
                          "MPI_File_read_at_all");
     if (err == BIO_OK)
         err = derr;
     if (err == BIO_OK && !writing && count > 0)
         err = check_got(&st, p->mtype, p->elems);
+    if (err == BIO_OK && !writing && count > 0 && p->stage != NULL)
+        bio_req_pack_conv(f->schema, r, p->stage, 0);
     return err;
 }
 
@@ -493,6 +546,7 @@ static int indep(struct bio_file *f, const struct bio_req *reqs,
     int err = nreqs > 0 ? open_self(f) : BIO_OK;
 
     for (int i = 0; i < nreqs && err == BIO_OK; i++) {
+        void *buf = p[i].stage != NULL ? p[i].stage : reqs[i].buf;
         MPI_Status st;
 
         if (p[i].ftype == MPI_DATATYPE_NULL)
@@ -504,14 +558,16 @@ static int indep(struct bio_file *f, const struct bio_req *reqs,
         if (err != BIO_OK)
             break;
         if (writing)
-            err = mpi_check(MPI_File_write_at(f->self, 0, reqs[i].buf,
+            err = mpi_check(MPI_File_write_at(f->self, 0, buf,
                                               p[i].mcount, p[i].mtype, &st),
                             "MPI_File_write_at");
-        else if ((err = mpi_check(MPI_File_read_at(f->self, 0, reqs[i].buf,
+        else if ((err = mpi_check(MPI_File_read_at(f->self, 0, buf,
                                                    p[i].mcount, p[i].mtype,
                                                    &st),
-                                  "MPI_File_read_at")) == BIO_OK)
-            err = check_got(&st, p[i].mtype, p[i].elems);
+                                  "MPI_File_read_at")) == BIO_OK &&
+                 (err = check_got(&st, p[i].mtype, p[i].elems)) == BIO_OK &&
+                 p[i].stage != NULL)
+            bio_req_pack_conv(f->schema, &reqs[i], p[i].stage, 0);
     }
     return err;
 }
@@ -557,7 +613,9 @@ static void free_flat(struct flat *fl, int nreqs)
 
 /* Elements of one innermost file run of r, and the first dimension it
  * spans (*k): the last dimension, merged outwards while the dimensions
- * inside are covered whole. Never the record dimension: records are not
+ * inside are covered whole and none steps by more than one (a stride in
+ * the last dimension makes every element a run of its own, *k = ndims).
+ * Never the record dimension: records are not
  * adjacent (a 1-D record variable has runs of one element, *k = 1). */
 static int64_t run_elems(const struct bio_var *v, const struct bio_req *r,
                          int *k)
@@ -565,7 +623,7 @@ static int64_t run_elems(const struct bio_var *v, const struct bio_req *r,
     int first = is_record(v) ? 1 : 0, d = v->ndims;
     int64_t len = 1;
 
-    while (d > first) {
+    while (d > first && bio_req_stride(r, d - 1) == 1) {
         d--;
         len *= r->count[d];
         if (r->count[d] != v->shape[d])
@@ -590,7 +648,8 @@ static void add_runs(const struct bio_file *f, const struct bio_req *r,
         struct run *out = &fl->runs[fl->nruns++];
 
         for (int d = 0; d < v->ndims; d++)
-            coords[d] = r->start[d] + (d < k ? idx[d] : 0);
+            coords[d] = r->start[d] +
+                        (d < k ? idx[d] * bio_req_stride(r, d) : 0);
         out->off = elem_offset(f, r->var, coords);
         out->len = len * es;
         out->mem = mem + i * len * es;
@@ -639,11 +698,11 @@ static int flatten(const struct bio_file *f, const struct bio_req *reqs,
 
         if (elems == 0)
             continue;
-        if (!bio_req_dense(r)) {
+        if (bio_req_needs_stage(f->schema, r)) {
             if ((fl->stage[i] = malloc((size_t)elems * es)) == NULL)
                 return BIO_ENOMEM;
             if (writing)
-                bio_req_pack(r, es, fl->stage[i], elems, 1);
+                bio_req_pack_conv(f->schema, r, fl->stage[i], 1);
             mem = fl->stage[i];
         }
         add_runs(f, r, i, mem, fl);
@@ -820,12 +879,8 @@ static void finish_read(const struct flat *fl, const struct bio_req *reqs,
     for (int64_t i = 0; i < fl->ndups; i++)
         memmove(fl->dups[i].dst, fl->dups[i].src, (size_t)fl->dups[i].len);
     for (int i = 0; i < nreqs; i++)
-        if (fl->stage[i] != NULL) {
-            const struct bio_var *v = &s->vars[reqs[i].var];
-
-            bio_req_pack(&reqs[i], bio_type_size(v->type), fl->stage[i],
-                     bio_req_elems(v, &reqs[i]), 0);
-        }
+        if (fl->stage[i] != NULL)
+            bio_req_pack_conv(s, &reqs[i], fl->stage[i], 0);
 }
 
 /* Runs sorted, made disjoint, and turned into the two types. */
@@ -911,7 +966,7 @@ static int move(struct bio_file *f, const struct bio_req *reqs, int nreqs,
         return BIO_EINVAL;
     if (m == BIO_COMBINED)
         return combined(f, reqs, nreqs, writing);
-    err = prepare(f, reqs, nreqs, &p);
+    err = prepare(f, reqs, nreqs, writing, &p);
     if (m == BIO_PERVAR) {
         err = agree(f->comm, err);
         if (err == BIO_OK)

@@ -9,11 +9,13 @@
  * record variables' first dimension is the one unlimited dimension) and
  * every variable, then leaves define mode.
  *
- * Each request becomes one data call. A request whose memory side is the
- * whole dense array (or that is empty) uses the typed call
- * (ncmpi_put_vara_int_all, ..._float_, ..._double_), so no MPI datatype is
- * involved; any other uses the flexible call with one element of the
- * memory subarray type from bio_req_memtype.
+ * Each request becomes one data call: a vars call (ncmpi_put_vars_*)
+ * when the file side has a stride, else a vara call. A request whose
+ * memory side is the whole dense array (or that is empty) uses the typed
+ * call of the memory's type (ncmpi_put_vara_int_all, ..._float_,
+ * ..._double_), so no MPI datatype is involved and the library converts
+ * to the variable's type; any other uses the flexible call with one
+ * element of the memory subarray type from bio_req_memtype.
  *
  *   BIO_PERVAR    one ncmpi_put_vara*_all / get_vara*_all per request;
  *   BIO_COMBINED  one ncmpi_iput_vara* / iget_vara* per request, then one
@@ -335,6 +337,8 @@ int bio_close(struct bio_file *f)
 struct prepared {
     MPI_Offset start[BIO_MAX_DIMS];
     MPI_Offset count[BIO_MAX_DIMS];
+    MPI_Offset stride[BIO_MAX_DIMS];
+    int strided;        /* the vars calls with stride, else the vara */
     MPI_Datatype memtype;
 };
 
@@ -397,7 +401,9 @@ static int prepare(const struct bio_file *f, const struct bio_req *reqs,
         for (int d = 0; d < f->schema->vars[r->var].ndims; d++) {
             p[i].start[d] = (MPI_Offset)r->start[d];
             p[i].count[d] = (MPI_Offset)r->count[d];
+            p[i].stride[d] = (MPI_Offset)bio_req_stride(r, d);
         }
+        p[i].strided = bio_req_strided(&f->schema->vars[r->var], r);
         if (needs_memtype(&f->schema->vars[r->var], r))
             err = bio_req_memtype(f->schema, r, &p[i].memtype);
     }
@@ -413,25 +419,32 @@ static int prepare(const struct bio_file *f, const struct bio_req *reqs,
 
 enum call { PUT_ALL, GET_ALL, PUT, GET, IPUT, IGET };
 
-/* The typed calls of one C type; req is used by IPUT/IGET only. */
+/* The typed calls of one C type, the vars form when st is not NULL;
+ * req is used by IPUT/IGET only. */
 #define TYPED_CALLS(T, CT)                                                  \
     static int call_##T(int ncid, int varid, enum call c,                   \
                         const MPI_Offset *s, const MPI_Offset *n,           \
-                        CT *buf, int *req)                                  \
+                        const MPI_Offset *st, CT *buf, int *req)            \
     {                                                                       \
         switch (c) {                                                        \
         case PUT_ALL:                                                       \
-            return ncmpi_put_vara_##T##_all(ncid, varid, s, n, buf);        \
+            return st ? ncmpi_put_vars_##T##_all(ncid, varid, s, n, st, buf)\
+                      : ncmpi_put_vara_##T##_all(ncid, varid, s, n, buf);   \
         case GET_ALL:                                                       \
-            return ncmpi_get_vara_##T##_all(ncid, varid, s, n, buf);        \
+            return st ? ncmpi_get_vars_##T##_all(ncid, varid, s, n, st, buf)\
+                      : ncmpi_get_vara_##T##_all(ncid, varid, s, n, buf);   \
         case PUT:                                                           \
-            return ncmpi_put_vara_##T(ncid, varid, s, n, buf);              \
+            return st ? ncmpi_put_vars_##T(ncid, varid, s, n, st, buf)      \
+                      : ncmpi_put_vara_##T(ncid, varid, s, n, buf);         \
         case GET:                                                           \
-            return ncmpi_get_vara_##T(ncid, varid, s, n, buf);              \
+            return st ? ncmpi_get_vars_##T(ncid, varid, s, n, st, buf)      \
+                      : ncmpi_get_vara_##T(ncid, varid, s, n, buf);         \
         case IPUT:                                                          \
-            return ncmpi_iput_vara_##T(ncid, varid, s, n, buf, req);        \
+            return st ? ncmpi_iput_vars_##T(ncid, varid, s, n, st, buf, req)\
+                      : ncmpi_iput_vara_##T(ncid, varid, s, n, buf, req);   \
         default:                                                            \
-            return ncmpi_iget_vara_##T(ncid, varid, s, n, buf, req);        \
+            return st ? ncmpi_iget_vars_##T(ncid, varid, s, n, st, buf, req)\
+                      : ncmpi_iget_vara_##T(ncid, varid, s, n, buf, req);   \
         }                                                                   \
     }
 
@@ -441,21 +454,28 @@ TYPED_CALLS(double, double)
 
 static int call_flexible(int ncid, int varid, enum call c,
                          const MPI_Offset *s, const MPI_Offset *n,
-                         void *buf, MPI_Datatype mt, int *req)
+                         const MPI_Offset *st, void *buf, MPI_Datatype mt,
+                         int *req)
 {
     switch (c) {
     case PUT_ALL:
-        return ncmpi_put_vara_all(ncid, varid, s, n, buf, 1, mt);
+        return st ? ncmpi_put_vars_all(ncid, varid, s, n, st, buf, 1, mt)
+                  : ncmpi_put_vara_all(ncid, varid, s, n, buf, 1, mt);
     case GET_ALL:
-        return ncmpi_get_vara_all(ncid, varid, s, n, buf, 1, mt);
+        return st ? ncmpi_get_vars_all(ncid, varid, s, n, st, buf, 1, mt)
+                  : ncmpi_get_vara_all(ncid, varid, s, n, buf, 1, mt);
     case PUT:
-        return ncmpi_put_vara(ncid, varid, s, n, buf, 1, mt);
+        return st ? ncmpi_put_vars(ncid, varid, s, n, st, buf, 1, mt)
+                  : ncmpi_put_vara(ncid, varid, s, n, buf, 1, mt);
     case GET:
-        return ncmpi_get_vara(ncid, varid, s, n, buf, 1, mt);
+        return st ? ncmpi_get_vars(ncid, varid, s, n, st, buf, 1, mt)
+                  : ncmpi_get_vara(ncid, varid, s, n, buf, 1, mt);
     case IPUT:
-        return ncmpi_iput_vara(ncid, varid, s, n, buf, 1, mt, req);
+        return st ? ncmpi_iput_vars(ncid, varid, s, n, st, buf, 1, mt, req)
+                  : ncmpi_iput_vara(ncid, varid, s, n, buf, 1, mt, req);
     default:
-        return ncmpi_iget_vara(ncid, varid, s, n, buf, 1, mt, req);
+        return st ? ncmpi_iget_vars(ncid, varid, s, n, st, buf, 1, mt, req)
+                  : ncmpi_iget_vara(ncid, varid, s, n, buf, 1, mt, req);
     }
 }
 
@@ -468,19 +488,22 @@ static int call_one(const struct bio_file *f, const struct bio_req *r,
                     const struct prepared *p, enum call c, int *req)
 {
     int varid = f->varid[r->var];
+    const MPI_Offset *st = p->strided ? p->stride : NULL;
 
     if (p->memtype != MPI_DATATYPE_NULL)
-        return call_flexible(f->ncid, varid, c, p->start, p->count, r->buf,
-                             p->memtype, req);
-    switch (f->schema->vars[r->var].type) {
+        return call_flexible(f->ncid, varid, c, p->start, p->count, st,
+                             r->buf, p->memtype, req);
+    /* By the memory's type: the library converts to the variable's. */
+    switch (bio_req_mtype(f->schema, r)) {
     case BIO_INT:
-        return call_int(f->ncid, varid, c, p->start, p->count, r->buf, req);
+        return call_int(f->ncid, varid, c, p->start, p->count, st, r->buf,
+                        req);
     case BIO_FLOAT:
-        return call_float(f->ncid, varid, c, p->start, p->count, r->buf,
+        return call_float(f->ncid, varid, c, p->start, p->count, st, r->buf,
                           req);
     default:
-        return call_double(f->ncid, varid, c, p->start, p->count, r->buf,
-                           req);
+        return call_double(f->ncid, varid, c, p->start, p->count, st,
+                           r->buf, req);
     }
 }
 

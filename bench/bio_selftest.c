@@ -6,11 +6,13 @@
  *
  *   fix2i(y6, x10)         int     cut along x over the ranks
  *   fix3f(z3, y4, x5)      float   cut along z; the memory side is one
- *                                  component of an array of shape
- *                                  (z+2, y+2, x+2, 3) with a guard cell on
- *                                  every side, as a cell-centred code keeps
- *                                  its unknowns (mndims = ndims + 1)
- *   rec3d(time, y4, x5)    double  cut along y
+ *                                  component of an array of doubles of
+ *                                  shape (z+2, y+2, x+2, 3) with a guard
+ *                                  cell on every side, as a cell-centred
+ *                                  code keeps its unknowns (mndims =
+ *                                  ndims + 1), converted to float
+ *   rec3d(time, y4, x5)    double  x dealt out cyclically: rank r owns
+ *                                  x = r, r+P, ..., a file-side stride
  *   rec2i(time, z3)        int     cut along z3
  *   rec1d(time)            double  one value per record, written by rank
  *                                  record % P (the others pass empty
@@ -56,7 +58,8 @@ enum {
     GUARD = 1,          /* guard cells on each side of the strided array */
     NCOMP = 3,          /* components of its trailing dimension */
     COMP = 1,           /* the component that holds the variable */
-    STRIDED_VAR = 1,
+    STRIDED_VAR = 1,    /* strided memory side, memory type double */
+    CYCLIC_VAR = 2,     /* file-side stride: split_dim dealt out cyclically */
     MAX_REPORTS = 5,    /* wrong values reported per rank and check */
     SENTINEL = -7,      /* what a write buffer holds outside the request */
     ALL_RECS = -1       /* a record variable's request over every record */
@@ -72,7 +75,7 @@ static const struct bio_var vars[NVARS] = {
 
 /* The dimension of each variable that is cut over the ranks; -1: the
  * records are dealt out to the ranks in turn. */
-static const int split_dim[NVARS] = {1, 0, 1, 1, -1};
+static const int split_dim[NVARS] = {1, 0, 2, 1, -1};
 
 /* The order of the requests of the first step: not the file order, so a
  * backend that needs file order has to sort. Later steps skip the fixed
@@ -181,7 +184,7 @@ static int expected_at(const struct bio_req *r, int64_t mi, double *val)
     /* e is the element's ordinal in the box; the file side pairs it with
      * the same ordinal of the file subarray. */
     for (int d = v->ndims - 1; d >= 0; d--) {
-        coord[d] = r->start[d] + e % r->count[d];
+        coord[d] = r->start[d] + (e % r->count[d]) * bio_req_stride(r, d);
         e /= r->count[d];
     }
     if (v->shape[0] == 0) {
@@ -217,6 +220,12 @@ static void file_box(int var, int rec, int owner, int nprocs,
     }
     if (sd < 0)
         sd = 0; /* all records, cut over the ranks */
+    if (var == CYCLIC_VAR) { /* owner, owner + nprocs, ...: see make_req */
+        start[sd] = owner;
+        count[sd] = owner < v->shape[sd]
+                        ? (v->shape[sd] - 1 - owner) / nprocs + 1 : 0;
+        return;
+    }
     bench_split_axis(sd == 0 && v->shape[0] == 0 ? NRECS : v->shape[sd],
                      nprocs, owner, &s, &c);
     start[sd] = (int64_t)s;
@@ -234,7 +243,10 @@ static int make_req(int var, int rec, int owner, int nprocs,
 
     file_box(var, rec, owner, nprocs, start, count);
     bio_req_contig(r, var, v->ndims, start, count, NULL);
+    if (var == CYCLIC_VAR)
+        r->stride[split_dim[var]] = nprocs;
     if (var == STRIDED_VAR) {
+        r->mtype = BIO_DOUBLE;
         r->mndims = v->ndims + 1;
         for (int d = 0; d < v->ndims; d++) {
             r->mshape[d] = count[d] + 2 * GUARD;
@@ -248,7 +260,7 @@ static int make_req(int var, int rec, int owner, int nprocs,
     n = mem_elems(r);
     if (n == 0)
         return 1;
-    r->buf = calloc((size_t)n, bio_type_size(v->type));
+    r->buf = calloc((size_t)n, bio_type_size(bio_req_mtype(&schema, r)));
     return r->buf != NULL;
 }
 
@@ -294,7 +306,7 @@ static void fill_plan(struct plan *p)
     for (int k = 0; k < p->nsteps; k++)
         for (int i = 0; i < p->nreq[k]; i++) {
             const struct bio_req *r = &p->req[k][i];
-            enum bio_type t = vars[r->var].type;
+            enum bio_type t = bio_req_mtype(&schema, r);
             int64_t n = mem_elems(r);
 
             for (int64_t e = 0; e < n && r->buf != NULL; e++) {
@@ -315,7 +327,7 @@ static int64_t verify_plan(const struct plan *p, int rank, const char *what)
     for (int k = 0; k < p->nsteps; k++)
         for (int i = 0; i < p->nreq[k]; i++) {
             const struct bio_req *r = &p->req[k][i];
-            enum bio_type t = vars[r->var].type;
+            enum bio_type t = bio_req_mtype(&schema, r);
             int64_t n = mem_elems(r);
 
             for (int64_t e = 0; e < n && r->buf != NULL; e++) {

@@ -29,7 +29,7 @@ libs="$libs,mpiio,fpp"
 "$here/ncpario-bench" --preset smoke --bin-dir "$bin_dir" --libs "$libs" \
     --dir "$work" --out "$work/out" >"$work/table.txt" ||
     bad "the smoke run failed"
-for b in coll_io flash_io btio mom_io pflotran_io; do
+for b in coll_io flash_io btio mom_io pflotran_io part2d; do
     grep -q "^== $b, write" "$work/table.txt" || bad "no $b table"
 done
 for l in ${libs//,/ }; do

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """ncpario-bench: run the seeds' benchmark suite against every baseline.
 
-Each benchmark of bench/ (coll_io, flash_io, btio, mom_io, pflotran_io) is
-one C source over bench/bio.h, linked once per library: <bench> is
+Each benchmark of bench/ (coll_io, flash_io, btio, mom_io, pflotran_io,
+part2d) is one C source over bench/bio.h, linked once per library: <bench> is
 ncpario, <bench>_pnetcdf Debian's PnetCDF, <bench>_hdf5 parallel HDF5,
 <bench>_mpiio raw MPI-IO and <bench>_fpp one file per process. btio_f and
 flash_io_f are BTIO and FLASH's checkpoint again in Fortran over the
@@ -61,6 +61,7 @@ PRESETS = {
         "mom_io": [["-g", "120,80,10", "-t", "2"],
                    ["-g", "120,80,10", "-t", "2", "-L", "1"]],
         "pflotran_io": [["-n", "65536"]],
+        "part2d": [["-p", "all", "-s", "32"]],
         "python_overhead": ["--ranks", "1,2", "--rounds", "3", "--small",
                             "2000", "--bytes", str(8 << 20), "--reps", "2"],
     },
@@ -74,6 +75,7 @@ PRESETS = {
         "flash_io_f": [["-n", "2", "-b", "4"]],
         "mom_io": [["-g", "12,8,2", "-t", "2", "-L", "1"]],
         "pflotran_io": [["-n", "64"]],
+        "part2d": [["-p", "all", "-s", "8", "-v", "3", "-t", "2"]],
         "python_overhead": ["--smoke"],
     },
     # Issue-sized runs: seed 001's FLASH checkpoint, seed 000's coll_perf
@@ -89,6 +91,10 @@ PRESETS = {
         "mom_io": [["-g", "360,200,20", "-t", "2"],
                    ["-g", "360,200,20", "-t", "2", "-L", "1"]],
         "pflotran_io": [["-n", "1048576"]],
+        # Every 2-D partition, double in the file and float (converted
+        # from double memory).
+        "part2d": [["-p", "all", "-s", "256", "-T", "double"],
+                   ["-p", "all", "-s", "256", "-T", "float"]],
         "python_overhead": ["--ranks", "1,2,4", "--rounds", "5"],
     },
     # Seed 000's Table I in shape: coll_perf per-variable vs combined,
@@ -128,7 +134,7 @@ PRESETS = {
 # C/Fortran ratio compares runs made under the same load of the machine
 # rather than minutes apart.
 BENCHES = ("coll_io", "flash_io", "flash_io_f", "btio", "btio_f", "mom_io",
-           "pflotran_io")
+           "pflotran_io", "part2d")
 # The Fortran programs, each with the C pattern whose table it joins. They
 # run only the netCDF libraries and need no `limits` run of their own.
 FORTRAN = {"btio_f": "btio", "flash_io_f": "flash_io"}
