@@ -128,9 +128,10 @@ int ncp_plan_shape(ncp_agg_plan *p, const ncp_plan_limits *lim,
  * c from each window's start, as a dense window's parts do
  * (ncp_plan_window), so a count per cell is a count per part even where c
  * does not divide window_size; with c = window_size the cells are the
- * windows. */
+ * windows.  [*start, *end) is the cell's file range. */
 static int64_t cell_at(const ncp_agg_plan *p, MPI_Offset c,
-                       int64_t per_window, MPI_Offset off, MPI_Offset *end)
+                       int64_t per_window, MPI_Offset off, MPI_Offset *start,
+                       MPI_Offset *end)
 {
     int64_t a = (off - p->domains_start) / p->domain_size;
     MPI_Offset dlo = p->domains_start + a * p->domain_size;
@@ -138,6 +139,7 @@ static int64_t cell_at(const ncp_agg_plan *p, MPI_Offset c,
     MPI_Offset wlo = dlo + w * p->window_size;
     int64_t q = (off - wlo) / c;
     MPI_Offset e = wlo + (q + 1) * c;
+    *start = wlo + q * c;
     if (e > wlo + p->window_size) e = wlo + p->window_size;
     if (e > dlo + p->domain_size) e = dlo + p->domain_size;
     *end = e;
@@ -145,31 +147,30 @@ static int64_t cell_at(const ncp_agg_plan *p, MPI_Offset c,
 }
 
 /* The most pairs my extents put in one cell of size c: one per extent
- * touching it (ext ascends, disjoint).  With dense, windows (c =
- * window_size) in which that exceeds slot get their dense bit.  A cell
- * is looked up only where an extent leaves the current one, so dense
- * extents cost a comparison each. */
+ * touching it (ext ascends).  With dense, windows (c = window_size) in
+ * which that exceeds slot get their dense bit.  A cell is looked up only
+ * where an extent leaves the current one, so dense extents cost two
+ * comparisons each. */
 static int64_t count_pairs(const ncp_agg_plan *p, const ncp_extents *ext,
                            MPI_Offset c, int64_t slot, uint64_t *dense)
 {
     int64_t i, n = 0, most = 0, cur = -1;
     int64_t per_window = (p->window_size + c - 1) / c;
     int64_t wpd = p->windows_per_domain;
-    MPI_Offset cur_end = 0; /* one past the current cell */
+    MPI_Offset lo = 0, hi = 0; /* the current cell's file range */
     for (i = 0; i < ext->n; i++) {
-        MPI_Offset last = ext->off[i] + ext->len[i] - 1, end;
-        int64_t k0;
+        MPI_Offset off = ext->off[i], last = off + ext->len[i] - 1;
+        int64_t k0 = cur;
         if (ext->len[i] == 0) continue;
-        if (cur >= 0 && ext->off[i] < cur_end) k0 = cur;
-        else k0 = cell_at(p, c, per_window, ext->off[i], &cur_end);
+        if (cur < 0 || off < lo || off >= hi)
+            k0 = cell_at(p, c, per_window, off, &lo, &hi);
         n = k0 == cur ? n + 1 : 1;
         if (n > most) most = n;
         if (dense && n > slot)
             bit_set(dense, granule_bit(p, k0 / wpd, k0 % wpd));
         cur = k0;
-        if (last >= cur_end) { /* it ends in a later cell */
-            cur = cell_at(p, c, per_window, last, &end);
-            cur_end = end;
+        if (last >= hi) { /* it ends in a later cell */
+            cur = cell_at(p, c, per_window, last, &lo, &hi);
             n = 1;
         }
     }
