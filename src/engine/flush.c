@@ -252,13 +252,20 @@ static int plan(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
                 int deferred, flush_state *st)
 {
     run *runs = calloc((size_t)(n > 0 ? n : 1), sizeof(*runs));
+    int64_t total = 0;
     int k, err = runs ? NC_NOERR : NC_ENOMEM;
     for (k = 0; k < n && err == NC_NOERR; k++) {
         ncp_extents_init(&runs[k].e);
         err = op_run(ds, ops[k], k, deferred, &runs[k]);
-        ds->prof.extents_posted += runs[k].e.n;
+        total += runs[k].e.n;
     }
+    /* the merged list is at most as long as all runs together */
+    if (err == NC_NOERR)
+        err = ncp_extents_reserve(&st->fext, total);
+    if (err == NC_NOERR)
+        err = ncp_extents_reserve(&st->mext, total);
     if (err == NC_NOERR) err = merge_runs(st, runs, n, is_write);
+    ds->prof.extents_posted += total;
     ds->prof.extents_issued += st->fext.n;
     for (k = 0; runs && k < n; k++) ncp_extents_free(&runs[k].e);
     free(runs);
