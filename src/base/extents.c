@@ -19,10 +19,9 @@ void ncp_extents_free(ncp_extents *e)
     ncp_extents_init(e);
 }
 
-/* Room for one more entry; the swap widths grow along once they exist. */
-static int extents_grow(ncp_extents *e)
+/* Room for cap entries; the swap widths grow along once they exist. */
+static int extents_resize(ncp_extents *e, int64_t cap)
 {
-    int64_t cap = e->cap ? e->cap * 2 : 64;
     MPI_Offset *off = realloc(e->off, (size_t)cap * sizeof(*off));
     if (!off) return NC_ENOMEM;
     e->off = off;
@@ -36,6 +35,17 @@ static int extents_grow(ncp_extents *e)
     }
     e->cap = cap;
     return NC_NOERR;
+}
+
+/* Room for one more entry. */
+static int extents_grow(ncp_extents *e)
+{
+    return extents_resize(e, e->cap ? e->cap * 2 : 64);
+}
+
+int ncp_extents_reserve(ncp_extents *e, int64_t n)
+{
+    return n > e->cap ? extents_resize(e, n) : NC_NOERR;
 }
 
 int ncp_extents_add_swapped(ncp_extents *e, MPI_Offset off, MPI_Offset len,

@@ -27,6 +27,9 @@ void ncp_extents_init(ncp_extents *e);
 void ncp_extents_free(ncp_extents *e);
 /* Append (off, len); merges with the previous extent when adjacent. */
 int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len);
+/* Room for n entries at once (an upper bound known beforehand), so a long
+ * list is not copied as it grows; pages never written cost nothing. */
+int ncp_extents_reserve(ncp_extents *e, int64_t n);
 /* The same for a memory piece whose elements of `width` bytes are to be
  * byte-reversed on the way out (width <= 1: none); merges only with a
  * piece of the same width. */

@@ -2,14 +2,16 @@
  * flush.c -- many ops, one MPI-IO call per direction.
  *
  * Each op's extents come out of the access layer in ascending file order,
- * so the ops form sorted runs; the runs are merged pairwise (O(n log k) for
- * n extents in k runs, never a full re-sort) into one list in file order,
- * which is what a file view must be.  Overlaps within a rank are rare but
- * legal: overlapping extents form a cluster whose union is contiguous; a
- * write cluster is painted into a staging buffer in posting order (the
- * later request wins, as with sequential calls), a read cluster is read
- * once and copied out to every member.  Then file-contiguous extents and
- * memory-contiguous pieces are coalesced separately, and the whole list
+ * so the ops form sorted runs; one k-way merge (base/runmerge.c: O(n log
+ * k) for n extents in k runs at worst, a stretch at a time where runs
+ * interleave in long stretches, never a full re-sort) walks them in file
+ * order, which is what a file view must be, without copying them into one
+ * list.  Overlaps within a rank are rare but legal: overlapping extents
+ * form a cluster whose union is contiguous; a write cluster is painted
+ * into a staging buffer in posting order (the later request wins, as with
+ * sequential calls), a read cluster is read once and copied out to every
+ * member.  File-contiguous extents and memory-contiguous pieces are
+ * coalesced separately as the walk goes, and the whole list
  * moves in one call with an hindexed file view and an hindexed memory type
  * on absolute addresses, so no user data is packed for the I/O.  Puts
  * that only need a byte swap are swapped in the caller's buffer and back
@@ -22,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/ncp_runmerge.h"
 #include "../dataset/ncp_dataset.h"
 #include "ncp_engine.h"
 #include "pnetcdf.h"
@@ -33,12 +36,12 @@ typedef struct seg {
     int swap;         /* element width the driver byte-swaps, or 0 */
 } seg;
 
-typedef struct seg_list {
-    seg *s;
-    int64_t n, cap;
-    int64_t *run_start; /* sorted runs: run i is [run_start[i], run_start[i+1]) */
-    int64_t nruns, runcap;
-} seg_list;
+/* One op's extents, a sorted run, and the memory of its next one. */
+typedef struct run {
+    ncp_extents e;
+    char *mem;
+    int op, swap;
+} run;
 
 /* Read clusters: bytes read into staging, copied out after the I/O,
  * elements of `swap` bytes reversed (0: none) where the driver would have
@@ -51,7 +54,9 @@ typedef struct copy_out {
 } copy_out;
 
 typedef struct flush_state {
-    seg_list segs;
+    seg *cluster; /* the overlapping segments being gathered */
+    int64_t ncluster, clustercap;
+    int64_t cluster_end; /* one past the cluster's last file byte */
     void **staging; /* cluster buffers to free */
     int64_t nstaging;
     copy_out *copies;
@@ -59,94 +64,16 @@ typedef struct flush_state {
     ncp_extents fext, mext;
 } flush_state;
 
-static int segs_push(seg_list *l, int64_t off, int64_t len, char *mem, int op,
-                     int swap)
-{
-    if (l->n == l->cap) {
-        int64_t cap = l->cap ? 2 * l->cap : 256;
-        seg *ns = realloc(l->s, (size_t)cap * sizeof(*ns));
-        if (!ns) return NC_ENOMEM;
-        l->s = ns;
-        l->cap = cap;
-    }
-    l->s[l->n].off = off;
-    l->s[l->n].len = len;
-    l->s[l->n].mem = mem;
-    l->s[l->n].op = op;
-    l->s[l->n].swap = swap;
-    l->n++;
-    return NC_NOERR;
-}
-
-static int runs_mark(seg_list *l)
-{
-    if (l->nruns + 1 >= l->runcap) {
-        int64_t cap = l->runcap ? 2 * l->runcap : 64;
-        int64_t *nr = realloc(l->run_start, (size_t)cap * sizeof(*nr));
-        if (!nr) return NC_ENOMEM;
-        l->run_start = nr;
-        l->runcap = cap;
-    }
-    l->run_start[l->nruns++] = l->n;
-    return NC_NOERR;
-}
-
 /* One op's extents, each paired with the next bytes of its buffer.
  * deferred: the driver swaps the bytes of NCP_OPBUF_SWAP ops. */
-static int op_segments(ncp_dataset *ds, ncp_op *op, int index, int deferred,
-                       seg_list *l)
+static int op_run(ncp_dataset *ds, ncp_op *op, int index, int deferred,
+                  run *r)
 {
-    ncp_extents e;
-    char *mem = op->xbuf;
-    int64_t i;
-    int err, swap = deferred && op->buf == NCP_OPBUF_SWAP ? op->xsz : 0;
     op->req.var = &ds->hdr.vars[op->varid]; /* redef may have moved it */
-    ncp_extents_init(&e);
-    err = ncp_req_extents(&ds->hdr, &op->req, &e);
-    if (err == NC_NOERR && e.n > 0) err = runs_mark(l);
-    for (i = 0; i < e.n && err == NC_NOERR; i++) {
-        err = segs_push(l, e.off[i], e.len[i], mem, index, swap);
-        mem += e.len[i];
-    }
-    ncp_extents_free(&e);
-    return err;
-}
-
-/* Stable merge of two adjacent sorted ranges a[0..na) b[0..nb) into out. */
-static void merge2(const seg *a, int64_t na, const seg *b, int64_t nb,
-                   seg *out)
-{
-    int64_t i = 0, j = 0, k = 0;
-    while (i < na && j < nb)
-        out[k++] = b[j].off < a[i].off ? b[j++] : a[i++];
-    while (i < na) out[k++] = a[i++];
-    while (j < nb) out[k++] = b[j++];
-}
-
-/* Merge the sorted runs pairwise until one is left: O(n log runs). */
-static int merge_runs(seg_list *l)
-{
-    seg *tmp;
-    int64_t r, w;
-    if (l->nruns <= 1) return NC_NOERR;
-    if (!(tmp = malloc((size_t)l->n * sizeof(*tmp)))) return NC_ENOMEM;
-    l->run_start[l->nruns] = l->n; /* sentinel (runcap leaves room) */
-    while (l->nruns > 1) {
-        for (r = 0, w = 0; r < l->nruns; r += 2, w++) {
-            int64_t a = l->run_start[r], b = l->run_start[r + 1];
-            int64_t c = r + 2 <= l->nruns ? l->run_start[r + 2] : b;
-            if (r + 1 < l->nruns)
-                merge2(l->s + a, b - a, l->s + b, c - b, tmp + a);
-            else
-                memcpy(tmp + a, l->s + a, (size_t)(b - a) * sizeof(*tmp));
-            l->run_start[w] = a;
-        }
-        l->nruns = w;
-        l->run_start[w] = l->n;
-        memcpy(l->s, tmp, (size_t)l->n * sizeof(*tmp));
-    }
-    free(tmp);
-    return NC_NOERR;
+    r->mem = op->xbuf;
+    r->op = index;
+    r->swap = deferred && op->buf == NCP_OPBUF_SWAP ? op->xsz : 0;
+    return ncp_req_extents(&ds->hdr, &op->req, &r->e);
 }
 
 static int by_op(const void *x, const void *y)
@@ -211,44 +138,85 @@ static int fold_cluster(flush_state *st, seg *s, int64_t n, int64_t lo,
     return err;
 }
 
-/* Sweep the merged list; fold every group of overlapping segments. */
-static int resolve_overlaps(flush_state *st, int is_write)
+/* One segment into the file extents and memory pieces, each coalesced
+ * on its own. */
+static int emit(flush_state *st, const seg *s)
 {
-    seg_list *l = &st->segs;
-    int64_t i = 0, w = 0;
-    int err = NC_NOERR;
-    while (i < l->n && err == NC_NOERR) {
-        int64_t j = i + 1, hi = l->s[i].off + l->s[i].len;
-        while (j < l->n && l->s[j].off < hi) {
-            if (l->s[j].off + l->s[j].len > hi) hi = l->s[j].off + l->s[j].len;
-            j++;
-        }
-        if (j - i == 1)
-            l->s[w] = l->s[i];
-        else
-            err = fold_cluster(st, l->s + i, j - i, l->s[i].off, hi,
-                               is_write, &l->s[w]);
-        w++;
-        i = j;
-    }
-    l->n = w;
+    int err;
+    if (s->len == 0) return NC_NOERR;
+    err = ncp_extents_add(&st->fext, s->off, s->len);
+    if (err == NC_NOERR)
+        err = ncp_extents_add_swapped(&st->mext, (MPI_Offset)(intptr_t)s->mem,
+                                      s->len, s->swap);
     return err;
 }
 
-/* File extents and memory pieces, each coalesced on its own. */
-static int coalesce(flush_state *st)
+/* The cluster gathered so far out: a lone segment as it is, overlapping
+ * ones folded into one. */
+static int close_cluster(flush_state *st, int is_write)
 {
-    const seg_list *l = &st->segs;
-    int64_t i;
-    int err = NC_NOERR;
-    for (i = 0; i < l->n && err == NC_NOERR; i++) {
-        const seg *s = &l->s[i];
-        if (s->len == 0) continue;
-        err = ncp_extents_add(&st->fext, s->off, s->len);
-        if (err == NC_NOERR)
-            err = ncp_extents_add_swapped(
-                &st->mext, (MPI_Offset)(intptr_t)s->mem, s->len, s->swap);
+    seg folded;
+    int err;
+    if (st->ncluster == 0) return NC_NOERR;
+    if (st->ncluster == 1) {
+        err = emit(st, &st->cluster[0]);
+    } else {
+        err = fold_cluster(st, st->cluster, st->ncluster, st->cluster[0].off,
+                           st->cluster_end, is_write, &folded);
+        if (err == NC_NOERR) err = emit(st, &folded);
     }
+    st->ncluster = 0;
+    return err;
+}
+
+/* The next segment in file order: it joins the cluster it overlaps, or
+ * closes it and starts the next. */
+static int sweep(flush_state *st, const seg *s, int is_write)
+{
+    int err = NC_NOERR;
+    if (st->ncluster == 0 || s->off >= st->cluster_end) {
+        err = close_cluster(st, is_write);
+        st->cluster_end = s->off + s->len;
+    } else if (s->off + s->len > st->cluster_end) {
+        st->cluster_end = s->off + s->len;
+    }
+    if (err == NC_NOERR && st->ncluster == st->clustercap) {
+        int64_t cap = st->clustercap ? 2 * st->clustercap : 16;
+        seg *nc = realloc(st->cluster, (size_t)cap * sizeof(*nc));
+        if (!nc) return NC_ENOMEM;
+        st->cluster = nc;
+        st->clustercap = cap;
+    }
+    if (err == NC_NOERR) st->cluster[st->ncluster++] = *s;
+    return err;
+}
+
+/* Every run's segments in file order (ties in posting order) through the
+ * sweep; the merge hands out whole stretches of a run at a time. */
+static int merge_runs(flush_state *st, run *runs, int n, int is_write)
+{
+    const MPI_Offset **keys = malloc((size_t)(n > 0 ? n : 1) * sizeof(*keys));
+    int64_t *count = malloc((size_t)(n > 0 ? n : 1) * sizeof(*count));
+    int64_t r, a, b, i;
+    ncp_runmerge m = {0};
+    int err = keys && count ? NC_NOERR : NC_ENOMEM;
+    for (r = 0; r < n && err == NC_NOERR; r++) {
+        keys[r] = runs[r].e.off;
+        count[r] = runs[r].e.n;
+    }
+    if (err == NC_NOERR) err = ncp_runmerge_init(&m, n, keys, count);
+    while (err == NC_NOERR && ncp_runmerge_next(&m, &r, &a, &b)) {
+        run *u = &runs[r];
+        for (i = a; i < b && err == NC_NOERR; i++) {
+            seg s = {u->e.off[i], u->e.len[i], u->mem, u->op, u->swap};
+            u->mem += s.len;
+            err = sweep(st, &s, is_write);
+        }
+    }
+    if (err == NC_NOERR) err = close_cluster(st, is_write);
+    ncp_runmerge_free(&m);
+    free(keys);
+    free(count);
     return err;
 }
 
@@ -258,8 +226,7 @@ static void state_free(flush_state *st)
     for (i = 0; i < st->nstaging; i++) free(st->staging[i]);
     free(st->staging);
     free(st->copies);
-    free(st->segs.s);
-    free(st->segs.run_start);
+    free(st->cluster);
     ncp_extents_free(&st->fext);
     ncp_extents_free(&st->mext);
 }
@@ -284,14 +251,24 @@ static int prepare(ncp_op **ops, int n, int is_write, int deferred,
 static int plan(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
                 int deferred, flush_state *st)
 {
-    int k, err = NC_NOERR;
-    for (k = 0; k < n && err == NC_NOERR; k++)
-        err = op_segments(ds, ops[k], k, deferred, &st->segs);
-    if (err == NC_NOERR) err = merge_runs(&st->segs);
-    ds->prof.extents_posted += st->segs.n;
-    if (err == NC_NOERR) err = resolve_overlaps(st, is_write);
-    if (err == NC_NOERR) err = coalesce(st);
+    run *runs = calloc((size_t)(n > 0 ? n : 1), sizeof(*runs));
+    int64_t total = 0;
+    int k, err = runs ? NC_NOERR : NC_ENOMEM;
+    for (k = 0; k < n && err == NC_NOERR; k++) {
+        ncp_extents_init(&runs[k].e);
+        err = op_run(ds, ops[k], k, deferred, &runs[k]);
+        total += runs[k].e.n;
+    }
+    /* the merged list is at most as long as all runs together */
+    if (err == NC_NOERR)
+        err = ncp_extents_reserve(&st->fext, total);
+    if (err == NC_NOERR)
+        err = ncp_extents_reserve(&st->mext, total);
+    if (err == NC_NOERR) err = merge_runs(st, runs, n, is_write);
+    ds->prof.extents_posted += total;
     ds->prof.extents_issued += st->fext.n;
+    for (k = 0; runs && k < n; k++) ncp_extents_free(&runs[k].e);
+    free(runs);
     return err;
 }
 

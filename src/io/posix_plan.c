@@ -124,51 +124,84 @@ int ncp_plan_shape(ncp_agg_plan *p, const ncp_plan_limits *lim,
 }
 
 /* The cell of size c holding file offset off, numbered across the
- * domains.  Cells lie on the grid of c from each window's start, as a
- * dense window's parts do (ncp_plan_window), so a count per cell is a
- * count per part even where c does not divide window_size; with c =
- * window_size the cells are the windows. */
-static int64_t cell_key(const ncp_agg_plan *p, MPI_Offset c,
-                        int64_t per_window, MPI_Offset off)
+ * domains, and in *end one past its last byte.  Cells lie on the grid of
+ * c from each window's start, as a dense window's parts do
+ * (ncp_plan_window), so a count per cell is a count per part even where c
+ * does not divide window_size; with c = window_size the cells are the
+ * windows.  [*start, *end) is the cell's file range. */
+static int64_t cell_at(const ncp_agg_plan *p, MPI_Offset c,
+                       int64_t per_window, MPI_Offset off, MPI_Offset *start,
+                       MPI_Offset *end)
 {
     int64_t a = (off - p->domains_start) / p->domain_size;
-    MPI_Offset rel = off - p->domains_start - a * p->domain_size;
-    int64_t w = rel / p->window_size;
-    return (a * p->windows_per_domain + w) * per_window +
-           (rel - w * p->window_size) / c;
+    MPI_Offset dlo = p->domains_start + a * p->domain_size;
+    int64_t w = (off - dlo) / p->window_size;
+    MPI_Offset wlo = dlo + w * p->window_size;
+    int64_t q = (off - wlo) / c;
+    MPI_Offset e = wlo + (q + 1) * c;
+    *start = wlo + q * c;
+    if (e > wlo + p->window_size) e = wlo + p->window_size;
+    if (e > dlo + p->domain_size) e = dlo + p->domain_size;
+    *end = e;
+    return (a * p->windows_per_domain + w) * per_window + q;
 }
 
 /* The most pairs my extents put in one cell of size c: one per extent
  * touching it (ext ascends).  With dense, windows (c = window_size) in
- * which that exceeds slot get their dense bit. */
+ * which that exceeds slot get their dense bit.  A cell is looked up only
+ * where an extent leaves the current one, so dense extents cost two
+ * comparisons each. */
 static int64_t count_pairs(const ncp_agg_plan *p, const ncp_extents *ext,
                            MPI_Offset c, int64_t slot, uint64_t *dense)
 {
     int64_t i, n = 0, most = 0, cur = -1;
     int64_t per_window = (p->window_size + c - 1) / c;
     int64_t wpd = p->windows_per_domain;
+    MPI_Offset lo = 0, hi = 0; /* the current cell's file range */
     for (i = 0; i < ext->n; i++) {
-        int64_t k0, k1;
+        MPI_Offset off = ext->off[i], last = off + ext->len[i] - 1;
+        int64_t k0 = cur;
         if (ext->len[i] == 0) continue;
-        k0 = cell_key(p, c, per_window, ext->off[i]);
-        k1 = cell_key(p, c, per_window, ext->off[i] + ext->len[i] - 1);
+        if (cur < 0 || off < lo || off >= hi)
+            k0 = cell_at(p, c, per_window, off, &lo, &hi);
         n = k0 == cur ? n + 1 : 1;
         if (n > most) most = n;
         if (dense && n > slot)
             bit_set(dense, granule_bit(p, k0 / wpd, k0 % wpd));
-        if (k1 != k0) n = 1;
-        cur = k1;
+        cur = k0;
+        if (last >= hi) { /* it ends in a later cell */
+            cur = cell_at(p, c, per_window, last, &lo, &hi);
+            n = 1;
+        }
     }
     return most;
 }
 
-/* Part edges stay on page boundaries while parts are a page or more. */
+/* The next smaller part size: part edges stay on page boundaries while
+ * parts are a page or more. */
+static MPI_Offset part_below(MPI_Offset c)
+{
+    return c / 2 >= 4096 ? c / 2 / 4096 * 4096 : c / 2;
+}
+
+/* The first part size from window_size down (part_below) in whose cells
+ * my extents make at most slot pairs.  The cells of c cut every window
+ * into per_window pieces, so a window with most pairs has a cell with at
+ * least most / per_window of them: sizes where that alone exceeds slot
+ * fail without a pass over the extents. */
 MPI_Offset ncp_plan_part_fit(const ncp_agg_plan *p, const ncp_extents *ext,
                              int64_t slot)
 {
     MPI_Offset c = p->window_size;
-    while (c > 1 && count_pairs(p, ext, c, slot, NULL) > slot)
-        c = c / 2 >= 4096 ? c / 2 / 4096 * 4096 : c / 2;
+    int64_t most0 = count_pairs(p, ext, c, slot, NULL), most = most0;
+    while (c > 1 && most > slot) {
+        int64_t per_window;
+        c = part_below(c);
+        if (c == 1) break;
+        per_window = (p->window_size + c - 1) / c;
+        if ((most0 + per_window - 1) / per_window > slot) continue;
+        most = count_pairs(p, ext, c, slot, NULL);
+    }
     return c;
 }
 
@@ -178,12 +211,15 @@ void ncp_plan_set_part(ncp_agg_plan *p, MPI_Offset part_size)
     p->parts_per_window = (p->window_size + part_size - 1) / part_size;
 }
 
-/* Mark the granules my extents touch, domain by domain. */
+/* Mark the granules my extents touch, domain by domain (ext ascends, so
+ * an extent that ends in the granule last marked is skipped). */
 static void mark_busy(ncp_agg_plan *p, const ncp_extents *ext)
 {
     int64_t i, g, g1, granule = p->window_size * p->windows_per_granule;
+    MPI_Offset marked_end = p->domains_start; /* one past the last marked */
     for (i = 0; i < ext->n; i++) {
         MPI_Offset o = ext->off[i], end = o + ext->len[i];
+        if (end <= marked_end) continue;
         while (o < end) {
             int64_t a = (o - p->domains_start) / p->domain_size;
             MPI_Offset dlo = p->domains_start + a * p->domain_size;
@@ -192,6 +228,9 @@ static void mark_busy(ncp_agg_plan *p, const ncp_extents *ext)
             g1 = (stop - 1 - dlo) / granule;
             for (g = (o - dlo) / granule; g <= g1; g++)
                 bit_set(p->busy_bits, a * p->granules_per_domain + g);
+            marked_end = dlo + (g1 + 1) * granule;
+            if (marked_end > dlo + p->domain_size)
+                marked_end = dlo + p->domain_size;
             o = stop;
         }
     }
