@@ -95,6 +95,15 @@ static int gather_user(ncp_dataset *ds, ncp_op *op, const void **src,
     return NC_NOERR;
 }
 
+/* A noncontiguous buffer of the variable's own type, in file order, is
+ * packed straight into the op's buffer and swapped there in place: one
+ * fresh buffer a put, not a packed copy and then a swapped one. */
+static int packs_into_xbuf(const ncp_op *op)
+{
+    return !op->mem.contiguous && !op->req.imap &&
+           same_type(op->mem.mtype, op->req.var->xtype);
+}
+
 /* A put's external bytes, converted now; NC_ERANGE is kept as the op's
  * status (the data is still written, out-of-range values as fill). */
 static int encode_now(ncp_dataset *ds, ncp_op *op)
@@ -104,7 +113,13 @@ static int encode_now(ncp_dataset *ds, ncp_op *op)
     void *scratch = NULL;
     int err;
     if (!(op->xbuf = malloc((size_t)op->xbytes + 1))) return NC_ENOMEM;
-    if ((err = gather_user(ds, op, &src, &scratch)) != NC_NOERR) return err;
+    if (packs_into_xbuf(op)) {
+        err = ncp_membuf_pack(&op->mem, ds->comm, op->xbuf, op->xbytes);
+        src = op->xbuf;
+    } else {
+        err = gather_user(ds, op, &src, &scratch);
+    }
+    if (err != NC_NOERR) return err;
     ncp_var_fill_value(op->req.var, fill);
     err = ncp_x_put(op->req.var->xtype, op->xbuf, (ncp_mtype)op->mem.mtype,
                     src, op->req.nelems, fill, ds->hdr.format);

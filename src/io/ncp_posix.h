@@ -49,6 +49,9 @@ typedef struct ncp_posix {
     int full_windows;   /* nc_posix_window=full: windows of round_cap
                            bytes, not sized to the call */
     int shm;            /* NCP_SHM_* */
+    int direct_ok;      /* nc_posix_shm=auto: a collective write of large
+                           extents may skip the aggregators (posix_agg.c);
+                           a chosen staging pins the aggregated path */
     int64_t shm_after;  /* NCP_SHM_LATER: set up once `windows` reaches
                            this (0: at the first aggregated write) */
     int64_t windows;    /* busy windows of round_cap bytes of the

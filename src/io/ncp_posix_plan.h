@@ -9,7 +9,9 @@
  * from numbers the ranks reduce between its steps; posix_agg.c runs the
  * steps with the reductions in between (plan_collective):
  *
- *   ncp_plan_local     this rank's range and bytes   -> MAX over ranks
+ *   ncp_plan_local     this rank's range, bytes, mean -> MAX over ranks
+ *   ncp_plan_direct    (every rank's extents large) each rank writes its
+ *                      own bytes, no plan
  *   ncp_plan_shape     domains, windows, granules
  *   ncp_plan_part_fit  (shared staging) a part size   -> MIN over ranks
  *   ncp_plan_set_part
@@ -55,6 +57,15 @@
  * on page boundaries. */
 #define NCP_AGG_MIN_WINDOW ((MPI_Offset)48 << 10)
 #define NCP_AGG_WINDOW_STEP ((MPI_Offset)16 << 10)
+
+/* A collective write whose ranks all write extents of at least this
+ * many bytes on average skips the aggregators: each rank's few large
+ * pwritev calls cost less than copying every byte once more through an
+ * aggregator, and few calls a rank contend little for the file's lock. */
+#define NCP_AGG_DIRECT_MIN ((MPI_Offset)64 << 10)
+
+/* The numbers ncp_plan_local gives, each reduced with MAX. */
+#define NCP_PLAN_NLOCAL 4
 
 /* What a plan is made from besides the extents, the same on every rank. */
 typedef struct ncp_plan_limits {
@@ -111,15 +122,22 @@ int ncp_plan_alloc(ncp_agg_plan *p, int naggr);
 void ncp_plan_free(ncp_agg_plan *p);
 
 /* What this rank adds to the plan, each reduced with MAX over the ranks:
- * minus its first offset, its end, its byte count. */
-void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[3]);
+ * minus its first offset, its end, its byte count, minus its mean extent
+ * length (-INT64_MAX for a rank with no bytes, which constrains
+ * nothing). */
+void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[NCP_PLAN_NLOCAL]);
+
+/* From the reduced numbers: does every rank write its own bytes instead
+ * (some rank has bytes, and every rank that has averages at least
+ * NCP_AGG_DIRECT_MIN bytes an extent)?  The same on every rank. */
+int ncp_plan_direct(const MPI_Offset all[NCP_PLAN_NLOCAL]);
 
 /* From the reduced numbers: the range, the domains, the windows and the
  * granules, every window whole (part_size = window_size).  Returns 0 when
  * no rank has a byte: the plan then has no rounds and the other steps are
  * skipped. */
 int ncp_plan_shape(ncp_agg_plan *p, const ncp_plan_limits *lim,
-                   const MPI_Offset all[3]);
+                   const MPI_Offset all[NCP_PLAN_NLOCAL]);
 
 /* The largest part size, window_size halved (in whole pages while a page
  * or more), at which none of this rank's parts touches more than slot

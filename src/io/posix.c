@@ -136,6 +136,7 @@ static void posix_shm_state(ncp_file *f, const ncp_hints *v, int shm_ok,
     ncp_posix *x = f->posix;
     x->per_node = v->posix_aggrs_per_node;
     x->keep_stage = v->posix_shm_keep == KEEP_ENABLE;
+    x->direct_ok = v->posix_shm == SHM_AUTO;
     if (!shm_ok) return;
     x->shm = NCP_SHM_LATER;
     x->shm_after = v->posix_shm == SHM_AUTO ? NCP_SHM_AFTER_WINDOWS : 0;

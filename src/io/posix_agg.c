@@ -24,27 +24,28 @@
 
 #include <stdint.h>
 
+#include "ncp_posix_move.h"
 #include "ncp_posix_msg.h"
 #include "ncp_posix_plan.h"
 #include "ncp_posix_shm.h"
 #include "pnetcdf.h"
 
 /*
- * Collective: the plan of this call, the pure planner's steps with the
- * reductions between them.  The shared staging's windows are cut into
- * parts where some rank's extent list would overflow its pool.
+ * Collective: the plan of this call from the reduced numbers `all`, the
+ * pure planner's steps with the reductions between them (two
+ * allreduces).  The shared staging's windows are cut into parts where
+ * some rank's extent list would overflow its pool.
  */
 static void plan_collective(ncp_file *f, const ncp_extents *ext,
+                            const MPI_Offset all[NCP_PLAN_NLOCAL],
                             ncp_agg_plan *p)
 {
     const ncp_posix *x = f->posix;
     int shm = x->shm == NCP_SHM_ON, np;
     ncp_plan_limits lim = {x->naggr, x->round_cap, x->full_windows,
                            shm ? 2 : 1};
-    MPI_Offset mine[3], all[3], part;
+    MPI_Offset part;
     int64_t slot = 0, nwords;
-    ncp_plan_local(ext, mine);
-    MPI_Allreduce(mine, all, 3, MPI_OFFSET, MPI_MAX, f->comm);
     if (!ncp_plan_shape(p, &lim, all)) return;
     if (shm) {
         MPI_Comm_size(f->comm, &np);
@@ -76,8 +77,10 @@ static int shm_due(const ncp_posix *x, const ncp_agg_plan *p)
            x->windows >= x->shm_after;
 }
 
-int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
-                               const ncp_extents *mem)
+/* The aggregated rounds of a call whose reduced numbers are `all`. */
+static int write_rounds(ncp_file *f, const ncp_extents *ext,
+                        const ncp_extents *mem,
+                        const MPI_Offset all[NCP_PLAN_NLOCAL])
 {
     ncp_agg_plan p;
     ncp_stream s;
@@ -86,14 +89,14 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     if (ncp_stream_init(&s, ext, mem) != NC_NOERR) err = NC_ENOMEM;
     err = ncp_agree(f->comm, err);
     if (err == NC_NOERR) {
-        plan_collective(f, ext, &p);
+        plan_collective(f, ext, all, &p);
         f->posix->windows += staging_windows(f->posix, &p);
     }
     /* all set up or none; a window that cannot be made leaves the
      * message path */
     if (err == NC_NOERR && shm_due(f->posix, &p) &&
         ncp_posix_shm_setup(f) == NC_NOERR)
-        plan_collective(f, ext, &p); /* the shared staging's windows */
+        plan_collective(f, ext, all, &p); /* the shared staging's windows */
     if (err == NC_NOERR && f->posix->shm == NCP_SHM_ON)
         err = ncp_posix_write_by_shm(f, &p, &s);
     else if (err == NC_NOERR)
@@ -101,4 +104,18 @@ int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     ncp_plan_free(&p);
     ncp_stream_free(&s);
     return err;
+}
+
+/* Every rank's extents large (ncp_plan_direct) and the staging left to
+ * the driver (x->direct_ok): each rank writes its own, as an
+ * unaggregated write does.  Else the rounds. */
+int ncp_posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
+                               const ncp_extents *mem)
+{
+    MPI_Offset mine[NCP_PLAN_NLOCAL], all[NCP_PLAN_NLOCAL];
+    ncp_plan_local(ext, mine);
+    MPI_Allreduce(mine, all, NCP_PLAN_NLOCAL, MPI_OFFSET, MPI_MAX, f->comm);
+    if (f->posix->direct_ok && ncp_plan_direct(all))
+        return ncp_posix_move(f->fd, 1, ext, mem);
+    return write_rounds(f, ext, mem, all);
 }

@@ -3,13 +3,14 @@
  * file and its memory pieces, with preadv/pwritev and no communication.
  * Reads of many small, close extents go through a bounce buffer (the
  * sieve, see sieve_end); pieces with swap widths are byte-reversed a
- * cache-sized chunk at a time around each system call.
+ * cache-sized chunk at a time, a read's in place after its preadv, a
+ * write's into a bounce buffer before its pwritev.
  *
  * Invariants:
  *  1. A read past the end of the file stops there and leaves the rest of
  *     the memory untouched, as an MPI-IO read does.
- *  2. A write's caller buffer comes back as it was, whatever the write
- *     returned (write_swapped swaps it back).
+ *  2. A write only reads the caller's buffer (write_swapped swaps
+ *     through a bounce buffer).
  *  3. No MPI call: the aggregation paths above call in here on one rank.
  */
 #define _GNU_SOURCE
@@ -135,9 +136,9 @@ static int take_iov(mem_cursor *c, MPI_Offset want, struct iovec *iov,
 
 /*
  * Reverse the elements of the first `done` bytes of iov[0..n) (widths w),
- * while they are in cache: a read's right after its preadv, a write's
- * before and after its pwritev.  Swapping a whole call in one pass
- * afterwards runs at memory speed instead.  Only whole elements: a
+ * while they are in cache, right after the preadv that read them (a
+ * write's go through write_swapped instead).  Swapping a whole call in
+ * one pass afterwards runs at memory speed instead.  Only whole elements: a
  * partial one exists only where a read met the end of the file.
  */
 static void swap_slices(const struct iovec *iov, const unsigned char *w,
@@ -158,68 +159,44 @@ static void swap_slices(const struct iovec *iov, const unsigned char *w,
  * bytes (docs/bench/notes/2026-11-25-io-comment-history.md). */
 enum { SWAP_READ_CHUNK = 256 << 10, SWAP_WRITE_CHUNK = 1 << 20 };
 
-static int by_base(const void *a, const void *b)
-{
-    const char *x = ((const struct iovec *)a)->iov_base;
-    const char *y = ((const struct iovec *)b)->iov_base;
-    return x < y ? -1 : x > y;
-}
-
-/* Do two of iov[0..n) share memory?  Pieces come in address order but
- * for one buffer written to two variables, so sort only when not. */
-static int slices_overlap(const struct iovec *iov, int n)
-{
-    struct iovec s[NCP_POSIX_IOV];
-    const char *end;
-    int k;
-    for (k = 1; k < n; k++)
-        if ((const char *)iov[k].iov_base <
-            (const char *)iov[k - 1].iov_base + iov[k - 1].iov_len)
-            break;
-    if (k >= n) return 0;
-    memcpy(s, iov, (size_t)n * sizeof(*iov));
-    qsort(s, (size_t)n, sizeof(*s), by_base);
-    end = (const char *)s[0].iov_base + s[0].iov_len;
-    for (k = 1; k < n; k++) {
-        const char *e = (const char *)s[k].iov_base + s[k].iov_len;
-        if ((const char *)s[k].iov_base < end) return 1;
-        if (e > end) end = e;
-    }
-    return 0;
-}
+/* A write chunk's bytes: its last slice may run on to the end of an
+ * element. */
+enum { BOUNCE_BYTES = SWAP_WRITE_CHUNK + 64 };
 
 /*
  * Write iov[0..n) at off, the elements of swapped slices (widths w)
- * reversed in place for the write and back after it, whatever the write
- * returned: the caller's buffer comes back as it was.  Slices that share
- * memory (one buffer written twice, or as bytes and as ints) would be
- * swapped twice, or under each other, so they go one at a time.
+ * reversed on their way: each such slice is swap-copied into bounce (room
+ * for every slice's bytes) and written from there.  The caller's buffer
+ * is only read, so slices that share memory, or memory that is read-only,
+ * need no care, and the one pass that reads it writes only bounce, which
+ * stays in cache for the pwritev.
  */
-static int write_swapped(int fd, const struct iovec *iov,
-                         const unsigned char *w, int n, MPI_Offset off)
+static int write_swapped(int fd, struct iovec *iov, const unsigned char *w,
+                         int n, MPI_Offset off, char *bounce)
 {
-    struct iovec moving[NCP_POSIX_IOV];
     int64_t done;
-    int k, err = NC_NOERR;
-    if (n > 1 && slices_overlap(iov, n)) {
-        for (k = 0; k < n && err == NC_NOERR; k++) {
-            err = write_swapped(fd, &iov[k], &w[k], 1, off);
-            off += (MPI_Offset)iov[k].iov_len;
-        }
-        return err;
+    size_t at = 0;
+    int k;
+    for (k = 0; k < n; k++) {
+        size_t len = iov[k].iov_len, whole;
+        if (w[k] <= 1) continue;
+        whole = len / w[k] * w[k];
+        ncp_x_swap_copy(bounce + at, iov[k].iov_base, (int64_t)(len / w[k]),
+                        w[k]);
+        memcpy(bounce + at + whole, (char *)iov[k].iov_base + whole,
+               len - whole);
+        iov[k].iov_base = bounce + at;
+        at += len;
     }
-    swap_slices(iov, w, n, INT64_MAX);
-    memcpy(moving, iov, (size_t)n * sizeof(*iov)); /* move_iov advances */
-    err = ncp_posix_move_iov(fd, 1, moving, n, off, &done);
-    swap_slices(iov, w, n, INT64_MAX);
-    return err;
+    return ncp_posix_move_iov(fd, 1, iov, n, off, &done);
 }
 
 /* Move one file extent against the next memory pieces, in chunks of at
- * most SWAP_*_CHUNK where they carry swap widths.  *eof is set when a read
- * met the end of the file. */
+ * most SWAP_*_CHUNK where they carry swap widths (a write's through
+ * bounce, BOUNCE_BYTES).  *eof is set when a read met the end of the
+ * file. */
 static int move_extent(int fd, int is_write, MPI_Offset off, MPI_Offset len,
-                       mem_cursor *cur, int *eof)
+                       mem_cursor *cur, char *bounce, int *eof)
 {
     struct iovec iov[NCP_POSIX_IOV], read_iov[NCP_POSIX_IOV];
     unsigned char w[NCP_POSIX_IOV];
@@ -232,7 +209,7 @@ static int move_extent(int fd, int is_write, MPI_Offset off, MPI_Offset len,
         int n = take_iov(cur, want, iov, w, &got);
         if (n == 0) return NC_EINTERNAL; /* memory shorter than file */
         if (is_write && swaps) {
-            err = write_swapped(fd, iov, w, n, off);
+            err = write_swapped(fd, iov, w, n, off, bounce);
         } else {
             if (swaps) /* move_iov advances iov past what it moved */
                 memcpy(read_iov, iov, (size_t)n * sizeof(*iov));
@@ -313,16 +290,19 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
                    const ncp_extents *mem)
 {
     mem_cursor cur = {mem, 0, 0};
-    char *buf = NULL;
+    char *buf = NULL, *bounce = NULL;
     MPI_Offset buf_len = 0;
     int64_t i = 0;
     int err = NC_NOERR, eof = 0;
+    if (is_write && mem->swap && ext->n > 0 &&
+        !(bounce = malloc(BOUNCE_BYTES)))
+        return NC_ENOMEM;
     while (i < ext->n && err == NC_NOERR && !eof) {
         int64_t j = is_write ? i + 1 : sieve_end(ext, i);
         MPI_Offset span = ext->off[j - 1] + ext->len[j - 1] - ext->off[i];
         if (j - i < SIEVE_MIN) {
             err = move_extent(fd, is_write, ext->off[i], ext->len[i], &cur,
-                              &eof);
+                              bounce, &eof);
             i++;
             continue;
         }
@@ -336,5 +316,6 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
         i = j;
     }
     free(buf);
+    free(bounce);
     return err;
 }

@@ -62,11 +62,17 @@ void ncp_plan_free(ncp_agg_plan *p)
     free(p->cur_part);
 }
 
-void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[3])
+void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[NCP_PLAN_NLOCAL])
 {
     mine[0] = ext->n ? -ext->off[0] : -INT64_MAX;
     mine[1] = ext->n ? ext->off[ext->n - 1] + ext->len[ext->n - 1] : 0;
     mine[2] = ext->nbytes;
+    mine[3] = ext->nbytes > 0 ? -(ext->nbytes / ext->n) : -INT64_MAX;
+}
+
+int ncp_plan_direct(const MPI_Offset all[NCP_PLAN_NLOCAL])
+{
+    return all[2] > 0 && -all[3] >= NCP_AGG_DIRECT_MIN;
 }
 
 /*
@@ -87,7 +93,7 @@ static MPI_Offset sized_window(const ncp_plan_limits *lim, MPI_Offset most)
 }
 
 int ncp_plan_shape(ncp_agg_plan *p, const ncp_plan_limits *lim,
-                   const MPI_Offset all[3])
+                   const MPI_Offset all[NCP_PLAN_NLOCAL])
 {
     int64_t span, naggr = p->naggr;
     p->domains_start = -all[0];

@@ -85,13 +85,14 @@ static void add(sim *s, int r, MPI_Offset off, MPI_Offset len)
 /* posix_agg.c's plan_collective with the reductions done in process. */
 static int plan_sim(const sim *s, ncp_agg_plan *p)
 {
-    MPI_Offset all[3] = {INT64_MIN, INT64_MIN, INT64_MIN}, mine[3];
+    MPI_Offset all[NCP_PLAN_NLOCAL], mine[NCP_PLAN_NLOCAL];
     uint64_t *acc;
     int64_t nwords = 0;
+    for (int i = 0; i < NCP_PLAN_NLOCAL; i++) all[i] = INT64_MIN;
     if (ncp_plan_alloc(p, s->lim.naggr) != NC_NOERR) return -1;
     for (int r = 0; r < s->nranks; r++) {
         ncp_plan_local(&s->ext[r], mine);
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < NCP_PLAN_NLOCAL; i++)
             if (mine[i] > all[i]) all[i] = mine[i];
     }
     if (!ncp_plan_shape(p, &s->lim, all)) return 0;
@@ -384,6 +385,45 @@ static void check_rounds(const sim *s, ncp_agg_plan *p)
     free(last);
 }
 
+/* A check outside run_case's promises. */
+static void expect(int ok, const char *what)
+{
+    if (ok) {
+        passed++;
+        return;
+    }
+    failed++;
+    printf("FAIL %s\n", what);
+}
+
+/* posix_agg.c's choice of the direct write, the reduction in process. */
+static int direct_sim(const sim *s)
+{
+    MPI_Offset all[NCP_PLAN_NLOCAL], mine[NCP_PLAN_NLOCAL];
+    for (int i = 0; i < NCP_PLAN_NLOCAL; i++) all[i] = INT64_MIN;
+    for (int r = 0; r < s->nranks; r++) {
+        ncp_plan_local(&s->ext[r], mine);
+        for (int i = 0; i < NCP_PLAN_NLOCAL; i++)
+            if (mine[i] > all[i]) all[i] = mine[i];
+    }
+    return ncp_plan_direct(all);
+}
+
+/* The reference: some rank has bytes, and every rank that has writes at
+ * least NCP_AGG_DIRECT_MIN bytes an extent on average (compared without
+ * dividing). */
+static int ref_direct(const sim *s)
+{
+    int any = 0;
+    for (int r = 0; r < s->nranks; r++) {
+        const ncp_extents *e = &s->ext[r];
+        if (e->nbytes == 0) continue;
+        any = 1;
+        if (e->nbytes < NCP_AGG_DIRECT_MIN * e->n) return 0;
+    }
+    return any;
+}
+
 /* Plan s's case and check it; label names it in a failure. */
 static void run_case(sim *s, const char *label, long id)
 {
@@ -392,6 +432,8 @@ static void run_case(sim *s, const char *label, long id)
     why[0] = 0;
     if (s->shm) s->slot = ncp_shm_slot(s->lim.round_cap, s->nranks);
     s->lim.nbuf = s->shm ? 2 : 1;
+    FAIL_IF(direct_sim(s) != ref_direct(s), "direct write %d, expected %d",
+            direct_sim(s), ref_direct(s));
     made = plan_sim(s, &p);
     if (made < 0) {
         snprintf(why, sizeof(why), "out of memory");
@@ -520,6 +562,28 @@ static void edge_cases(void)
     add(&s, 2, (int64_t)40 << 20, 100);
     add(&s, 1, (int64_t)80 << 20, 1 << 20);
     run_case(&s, "gaps", 0);
+    sim_free(&s);
+    /* the direct write's threshold: a mean extent of exactly
+     * NCP_AGG_DIRECT_MIN, one byte under it, and idle ranks */
+    for (int under = 0; under < 2; under++) {
+        sim_init(&s, 3);
+        s.lim.naggr = 1;
+        s.lim.round_cap = 1 << 20;
+        add(&s, 0, 0, NCP_AGG_DIRECT_MIN);
+        add(&s, 0, NCP_AGG_DIRECT_MIN + 7, NCP_AGG_DIRECT_MIN - under);
+        add(&s, 2, (int64_t)5 << 20, (int64_t)3 << 20);
+        expect(direct_sim(&s) != under, "direct threshold");
+        run_case(&s, "direct-threshold", under);
+        sim_free(&s);
+    }
+    /* one rank of small extents keeps every rank aggregated */
+    sim_init(&s, 2);
+    s.lim.naggr = 1;
+    s.lim.round_cap = 1 << 20;
+    add(&s, 0, 0, (int64_t)8 << 20);
+    for (int64_t i = 0; i < 4; i++) add(&s, 1, (9 << 20) + i * 4096, 100);
+    expect(!direct_sim(&s), "direct with a rank of small extents");
+    run_case(&s, "direct-mixed", 0);
     sim_free(&s);
     /* one extent larger than a domain */
     sim_init(&s, 2);
