@@ -100,6 +100,7 @@ static int op_segments(ncp_dataset *ds, ncp_op *op, int index, int deferred,
     char *mem = op->xbuf;
     int64_t i;
     int err, swap = deferred && op->buf == NCP_OPBUF_SWAP ? op->xsz : 0;
+    if (deferred && op->raw > 2) swap = op->raw - 1;
     op->req.var = &ds->hdr.vars[op->varid]; /* redef may have moved it */
     ncp_extents_init(&e);
     err = ncp_req_extents(&ds->hdr, &op->req, &e);
@@ -295,14 +296,22 @@ static int plan(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     return err;
 }
 
-/* After a get and its swaps: external bytes to the caller's elements. */
-static int decode(ncp_dataset *ds, ncp_op *op)
+/* After a get and its swaps: external bytes to the caller's elements.
+ * A raw op's bytes need no conversion, so they are swapped where they
+ * lie (unless the driver did, deferred) and unpacked from there: no
+ * staging of the memory type, no second copy. */
+static int decode(ncp_dataset *ds, ncp_op *op, int deferred)
 {
     size_t msz = ncp_mtype_size((ncp_mtype)op->mem.mtype);
     int64_t mbytes = op->req.nelems * (int64_t)msz;
     void *dst;
     int err = NC_NOERR, conv;
     if (op->buf != NCP_OPBUF_OWN) return NC_NOERR;
+    if (op->raw) {
+        if (!deferred && op->raw > 2)
+            ncp_x_swap_inplace(op->xbuf, op->req.nelems, op->raw - 1);
+        return ncp_membuf_unpack(&op->mem, ds->comm, op->xbuf, mbytes);
+    }
     dst = op->mem.user;
     if (!op->mem.contiguous || op->req.imap) {
         if (!op->tmp && !(op->tmp = malloc((size_t)mbytes + 1)))
@@ -385,7 +394,7 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     for (k = 0; k < n; k++) {
         ncp_op *op = ops[k];
         int e = err;
-        if (!is_write && e == NC_NOERR) e = decode(ds, op);
+        if (!is_write && e == NC_NOERR) e = decode(ds, op, deferred);
         if (e != NC_NOERR) op->status = e;
         else if (is_write && !op->buffered) ds->put_bytes += op->xbytes;
         else ds->get_bytes += op->xbytes;
