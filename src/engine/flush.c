@@ -73,6 +73,7 @@ static int op_run(ncp_dataset *ds, ncp_op *op, int index, int deferred,
     r->mem = op->xbuf;
     r->op = index;
     r->swap = deferred && op->buf == NCP_OPBUF_SWAP ? op->xsz : 0;
+    if (deferred && op->raw > 2) r->swap = op->raw - 1;
     return ncp_req_extents(&ds->hdr, &op->req, &r->e);
 }
 
@@ -272,14 +273,22 @@ static int plan(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     return err;
 }
 
-/* After a get and its swaps: external bytes to the caller's elements. */
-static int decode(ncp_dataset *ds, ncp_op *op)
+/* After a get and its swaps: external bytes to the caller's elements.
+ * A raw op's bytes need no conversion, so they are swapped where they
+ * lie (unless the driver did, deferred) and unpacked from there: no
+ * staging of the memory type, no second copy. */
+static int decode(ncp_dataset *ds, ncp_op *op, int deferred)
 {
     size_t msz = ncp_mtype_size((ncp_mtype)op->mem.mtype);
     int64_t mbytes = op->req.nelems * (int64_t)msz;
     void *dst;
     int err = NC_NOERR, conv;
     if (op->buf != NCP_OPBUF_OWN) return NC_NOERR;
+    if (op->raw) {
+        if (!deferred && op->raw > 2)
+            ncp_x_swap_inplace(op->xbuf, op->req.nelems, op->raw - 1);
+        return ncp_membuf_unpack(&op->mem, ds->comm, op->xbuf, mbytes);
+    }
     dst = op->mem.user;
     if (!op->mem.contiguous || op->req.imap) {
         if (!op->tmp && !(op->tmp = malloc((size_t)mbytes + 1)))
@@ -362,7 +371,7 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     for (k = 0; k < n; k++) {
         ncp_op *op = ops[k];
         int e = err;
-        if (!is_write && e == NC_NOERR) e = decode(ds, op);
+        if (!is_write && e == NC_NOERR) e = decode(ds, op, deferred);
         if (e != NC_NOERR) op->status = e;
         else if (is_write && !op->buffered) ds->put_bytes += op->xbytes;
         else ds->get_bytes += op->xbytes;

@@ -54,6 +54,10 @@ typedef struct ncp_op {
     void *xbuf;       /* external bytes, xbytes long */
     int64_t xbytes;
     void *tmp;        /* get: memory-type staging for pack/imap/convert */
+    int raw;          /* own get whose external elements are the memory
+                         type's but for byte order (only the caller's
+                         layout made it own): 1 + the width to reverse
+                         (1: none), unpacked from xbuf itself; 0: converted */
     int status;       /* NC_ERANGE from conversion, or the op's error */
     void *group;      /* varn get of a packed flexible buffer: owner of the
                          packed image, unpacked when the last op finishes */

@@ -169,6 +169,9 @@ static int op_buffer(ncp_dataset *ds, const ncp_data_args *a, ncp_var *v,
     if (op->req.nelems > 0 && !op->mem.user) return NC_ENULLBUF;
     op->xbytes = op->req.nelems * op->xsz;
     op->buf = choose_buf(ds, op, kind);
+    if (!op->is_put && op->buf == NCP_OPBUF_OWN && !op->mem.contiguous &&
+        !op->req.imap && same_type(op->mem.mtype, v->xtype))
+        op->raw = 1 + (op->xsz > 1 && host_is_little_endian() ? op->xsz : 0);
     if (kind == NCP_POST_BPUT && (err = charge_bput(ds, op)) != NC_NOERR)
         return err;
     if (op->buf != NCP_OPBUF_OWN) {
