@@ -14,10 +14,8 @@
  * any of its independent gets or waits, so that it reads what it wrote
  * and posting order still decides between overlapping puts.
  */
-#define _DEFAULT_SOURCE /* madvise, posix_memalign */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "../dataset/ncp_dataset.h"
 #include "ncp_engine.h"
@@ -101,18 +99,6 @@ static void hold(ncp_dataset *ds, ncp_op **ops, int n, ncp_op **copies)
     }
 }
 
-/* The arena on huge pages where the system gives them on request: the
- * copies fault in a page per 2 MiB instead of one per 4 KiB. */
-static char *arena_new(int64_t size)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, (size_t)2 << 20, (size_t)size) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, (size_t)size, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
 /* Only the posix driver: its collective write agrees on every rank's
  * error, where an MPI-IO collective write may report a short write as
  * complete, and an error held until then would be lost. */
@@ -135,7 +121,7 @@ int ncp_indep_take(ncp_dataset *ds, ncp_op **ops, int n, int *taken)
     if (!may_hold(ds)) return NC_NOERR;
     if (ds->indep.bytes + need > limit) err = ncp_indep_drain(ds, 0);
     if (err != NC_NOERR || need > limit || need == 0) goto done;
-    if (!ds->indep.arena && !(ds->indep.arena = arena_new(limit)))
+    if (!ds->indep.arena && !(ds->indep.arena = ncp_arena_get(limit)))
         goto done;
     if (!(copies = malloc((size_t)n * sizeof(*copies)))) goto done;
     if (room_for(&ds->indep, n) != NC_NOERR) goto done;
@@ -182,4 +168,12 @@ int ncp_indep_settle(int ncid)
     if (!(f & NCP_F_INDEP) || (f & NCP_F_DEFINE) || !(f & NCP_F_WRITE))
         return NC_NOERR;
     return ncp_indep_drain(ds, 1);
+}
+
+void ncp_indep_release(int ncid)
+{
+    ncp_dataset *ds;
+    if (ncp_dataset_get(ncid, &ds) != NC_NOERR) return;
+    ncp_arena_put(ds->indep.arena, ds->hints.indep_buffer_size);
+    ds->indep.arena = NULL;
 }

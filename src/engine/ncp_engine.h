@@ -132,6 +132,15 @@ void ncp_swapset_free(ncp_swapset *set);
 int ncp_indep_take(struct ncp_dataset *ds, ncp_op **ops, int n, int *taken);
 int ncp_indep_drain(struct ncp_dataset *ds, int collective);
 int ncp_indep_settle(int ncid);
+/* After the last settle of a dataset (close, abort): its arena goes to
+ * arena.c's spare for the next dataset. */
+void ncp_indep_release(int ncid);
+
+/* The arenas of held puts (arena.c): get one of size bytes (the spare
+ * when its size matches), NULL without memory; put one back, as the
+ * spare (freed at MPI_Finalize) or freed. */
+char *ncp_arena_get(int64_t size);
+void ncp_arena_put(char *arena, int64_t size);
 
 /* The dataset's queue of posted ops (ncp_queue, ncp_dataset.h): drop every
  * pending op, as close and abort do; returns how many requests there were
