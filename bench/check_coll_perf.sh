@@ -31,9 +31,10 @@ check_counts() {
     writes=$(cut -d, -f14 <<<"$line")
     reads=$(cut -d, -f15 <<<"$line")
     if [ "$method" = pervar ]; then want=$((steps * nvars)); else want=$steps; fi
-    # Blocking independent puts may be held until end_indep_data
-    # (nc_indep_buffer_size on the posix driver): then one write in all.
-    if [ "$mode" = indep ] && [ "$method" != iput ] && [ "$writes" = 1 ]; then
+    # Independent puts, blocking or completed by ncmpi_wait, may be held
+    # until end_indep_data (nc_indep_buffer_size on the posix driver):
+    # then one write in all.
+    if [ "$mode" = indep ] && [ "$writes" = 1 ]; then
         writes=$want
     fi
     [ "$writes" = "$want" ] && [ "$reads" = "$want" ] ||

@@ -8,15 +8,14 @@
  * its buffer at once) and the op is held.  At one of those collective
  * points every rank hands its held ops to one collective flush, which
  * merges them with the other ranks' through the aggregated path instead
- * of one small write per extent.  A rank writes its own held ops at once,
+ * of one small write per extent.  Puts that an independent ncmpi_wait
+ * completes are held the same way, at the wait.  A rank writes its own held ops at once,
  * alone, when the next put would overflow nc_indep_buffer_size and before
  * any of its independent gets or waits, so that it reads what it wrote
  * and posting order still decides between overlapping puts.
  */
-#define _DEFAULT_SOURCE /* madvise, posix_memalign */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "../dataset/ncp_dataset.h"
 #include "ncp_engine.h"
@@ -60,13 +59,13 @@ static int room_for(ncp_indep_buf *b, int n)
 
 /* Copy every op that moves bytes; all or none (the caller then writes
  * them itself). */
-static int copy_all(ncp_indep_buf *b, ncp_op *ops, int n, ncp_op **copies)
+static int copy_all(ncp_indep_buf *b, ncp_op **ops, int n, ncp_op **copies)
 {
     int64_t used = b->arena_used;
     int k, err = NC_NOERR;
     for (k = 0; k < n && err == NC_NOERR; k++) {
         copies[k] = NULL;
-        if (ops[k].xbytes > 0) err = copy_op(b, &ops[k], &copies[k]);
+        if (ops[k]->xbytes > 0) err = copy_op(b, ops[k], &copies[k]);
     }
     while (err != NC_NOERR && k-- > 0) free(copies[k]);
     if (err != NC_NOERR) b->arena_used = used;
@@ -74,37 +73,30 @@ static int copy_all(ncp_indep_buf *b, ncp_op *ops, int n, ncp_op **copies)
 }
 
 /* The held ops now own what the caller's did: its ops keep only their
- * status (NC_ERANGE is still reported by this call). */
-static void hold(ncp_dataset *ds, ncp_op *ops, int n, ncp_op **copies)
+ * request id and status (NC_ERANGE is still reported by this call).  A
+ * waited bput's bytes leave the attached buffer, which the caller may
+ * reuse or detach once the wait returns. */
+static void hold(ncp_dataset *ds, ncp_op **ops, int n, ncp_op **copies)
 {
     ncp_indep_buf *b = &ds->indep;
     int k;
     if (b->n == 0) b->numrecs_floor = ds->hdr.numrecs;
     for (k = 0; k < n; k++) {
         ncp_op *c = copies[k];
-        int status = ops[k].status;
+        int status = ops[k]->status, id = ops[k]->id;
         if (!c) continue;
+        if (c->is_bput) ds->queue.bput_used -= c->xbytes;
+        c->is_bput = 0;
         /* numrecs grows at the call, so this rank sees its records now */
         if (c->req.var->is_record && c->req.nelems > 0)
             ncp_numrecs_raise(ds, c->req.end_rec);
         ds->put_bytes += c->xbytes;
         b->bytes += c->xbytes;
         b->ops[b->n++] = c;
-        memset(&ops[k], 0, sizeof(ops[k]));
-        ops[k].status = status;
+        memset(ops[k], 0, sizeof(*ops[k]));
+        ops[k]->id = id;
+        ops[k]->status = status;
     }
-}
-
-/* The arena on huge pages where the system gives them on request: the
- * copies fault in a page per 2 MiB instead of one per 4 KiB. */
-static char *arena_new(int64_t size)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, (size_t)2 << 20, (size_t)size) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, (size_t)size, MADV_HUGEPAGE);
-#endif
-    return p;
 }
 
 /* Only the posix driver: its collective write agrees on every rank's
@@ -116,17 +108,20 @@ static int may_hold(ncp_dataset *ds)
            strcmp(ncp_io_driver_name(&ds->file), "posix") == 0;
 }
 
-int ncp_indep_take(ncp_dataset *ds, ncp_op *ops, int n, int *taken)
+int ncp_indep_take(ncp_dataset *ds, ncp_op **ops, int n, int *taken)
 {
     int64_t limit = ds->hints.indep_buffer_size, need = 0;
     ncp_op **copies = NULL;
     int k, err = NC_NOERR;
     *taken = 0;
+    for (k = 0; k < n; k++) {
+        if (!ops[k]->is_put) return NC_NOERR; /* a get reads them: drain */
+        need += ops[k]->xbytes;
+    }
     if (!may_hold(ds)) return NC_NOERR;
-    for (k = 0; k < n; k++) need += ops[k].xbytes;
     if (ds->indep.bytes + need > limit) err = ncp_indep_drain(ds, 0);
     if (err != NC_NOERR || need > limit || need == 0) goto done;
-    if (!ds->indep.arena && !(ds->indep.arena = arena_new(limit)))
+    if (!ds->indep.arena && !(ds->indep.arena = ncp_arena_get(limit)))
         goto done;
     if (!(copies = malloc((size_t)n * sizeof(*copies)))) goto done;
     if (room_for(&ds->indep, n) != NC_NOERR) goto done;
@@ -173,4 +168,12 @@ int ncp_indep_settle(int ncid)
     if (!(f & NCP_F_INDEP) || (f & NCP_F_DEFINE) || !(f & NCP_F_WRITE))
         return NC_NOERR;
     return ncp_indep_drain(ds, 1);
+}
+
+void ncp_indep_release(int ncid)
+{
+    ncp_dataset *ds;
+    if (ncp_dataset_get(ncid, &ds) != NC_NOERR) return;
+    ncp_arena_put(ds->indep.arena, ds->hints.indep_buffer_size);
+    ds->indep.arena = NULL;
 }

@@ -120,20 +120,31 @@ void ncp_swapset_apply(const ncp_swapset *set);
 void ncp_swapset_free(ncp_swapset *set);
 
 /*
- * Blocking independent puts held until a collective point (indep.c).
- * take: hold the n ops of one call (copying bytes the caller owns) when
- * nc_indep_buffer_size allows, first writing the held ones alone when
- * these would overflow it; *taken 0 leaves the ops to the caller, who
- * writes them at once.  Returns the error of that early write.
+ * Independent puts (blocking, or completed by an independent wait) held
+ * until a collective point (indep.c).
+ * take: hold the n ops of one call or wait, if all are puts (copying
+ * bytes the caller owns), when nc_indep_buffer_size allows, first writing
+ * the held ones alone when these would overflow it; *taken 0 leaves the
+ * ops to the caller, who moves them at once.  Returns the error of that
+ * early write.
  * drain: write every held op, collectively (every rank calls, with or
  * without held ops) or alone; returns the first error.  settle:
  * collective, the drain of the points that end or publish independent
  * mode (sync, sync_numrecs, flush, end_indep_data, redef, close,
  * abort); nothing outside independent data mode.
  */
-int ncp_indep_take(struct ncp_dataset *ds, ncp_op *ops, int n, int *taken);
+int ncp_indep_take(struct ncp_dataset *ds, ncp_op **ops, int n, int *taken);
 int ncp_indep_drain(struct ncp_dataset *ds, int collective);
 int ncp_indep_settle(int ncid);
+/* After the last settle of a dataset (close, abort): its arena goes to
+ * arena.c's spare for the next dataset. */
+void ncp_indep_release(int ncid);
+
+/* The arenas of held puts (arena.c): get one of size bytes (the spare
+ * when its size matches), NULL without memory; put one back, as the
+ * spare (freed at MPI_Finalize) or freed. */
+char *ncp_arena_get(int64_t size);
+void ncp_arena_put(char *arena, int64_t size);
 
 /* The dataset's queue of posted ops (ncp_queue, ncp_dataset.h): drop every
  * pending op, as close and abort do; returns how many requests there were

@@ -121,7 +121,7 @@ static int flush_array(ncp_dataset *ds, ncp_op *ops, int n, int collective,
     }
     for (k = 0; k < n; k++) ptrs[k] = &ops[k];
     if (ptrs && !collective && dirs == NCP_FLUSH_PUTS)
-        ioerr = ncp_indep_take(ds, ops, n, &taken);
+        ioerr = ncp_indep_take(ds, ptrs, n, &taken);
     else if (ptrs && !collective) /* a get reads this rank's puts */
         ioerr = ncp_indep_drain(ds, 0);
     if (!taken && (ptrs || collective)) {
@@ -289,12 +289,23 @@ static int count_ids(ncp_op **ops, int n)
     return ids;
 }
 
+/* An independent wait's puts are held like blocking ones (indep.c) when
+ * it completes nothing but puts; otherwise the held puts reach the file
+ * first, since they were posted before these ops and a get must read
+ * them.  *taken: the ops were held, the caller writes nothing. */
+static int indep_wait(ncp_dataset *ds, ncp_op **ops, int n, int *taken)
+{
+    int err = n > 0 ? ncp_indep_take(ds, ops, n, taken) : NC_NOERR;
+    if (err == NC_NOERR && !*taken) err = ncp_indep_drain(ds, 0);
+    return err;
+}
+
 static int wait_common(int ncid, int num, int *reqs, int *statuses,
                        int collective)
 {
     ncp_dataset *ds;
     ncp_op **ops = NULL;
-    int *codes = statuses, n = 0, err, i;
+    int *codes = statuses, n = 0, err, i, taken = 0;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_data(ds, collective)) != NC_NOERR) return err;
     /* as PnetCDF: a negative num other than the NC_*REQ_ALL ones waits
@@ -308,11 +319,11 @@ static int wait_common(int ncid, int num, int *reqs, int *statuses,
         err = take_named(&ds->queue, num, reqs, codes, &ops, &n);
     if (err == NC_NOERR || collective) { /* a collective wait still joins */
         double t0 = MPI_Wtime();
-        /* held puts reached the file before this wait without the
-           buffer, so they go first */
-        int ioerr = collective ? NC_NOERR : ncp_indep_drain(ds, 0);
-        int e = ncp_ops_flush(ds, ops, n, collective, 0);
-        if (ioerr == NC_NOERR) ioerr = e;
+        int ioerr = collective ? NC_NOERR : indep_wait(ds, ops, n, &taken);
+        if (!taken) {
+            int e = ncp_ops_flush(ds, ops, n, collective, 0);
+            if (ioerr == NC_NOERR) ioerr = e;
+        }
         ds->prof.time_wait += MPI_Wtime() - t0;
         if (err == NC_NOERR) err = ioerr;
     }
