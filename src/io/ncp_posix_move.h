@@ -29,7 +29,8 @@ int ncp_posix_pwritev(int fd, struct iovec *iov, int n, MPI_Offset off);
 
 /* Move every extent of ext with pwritev/preadv against mem; this rank
  * only.  A read reverses the elements of pieces with swap widths as they
- * arrive; a write swaps them in place and back around each pwritev. */
+ * arrive; a write swaps them into a bounce buffer before each pwritev,
+ * so the caller's memory is only read. */
 int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
                    const ncp_extents *mem);
 

@@ -62,8 +62,8 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
 /*
  * Who swaps a byte-swapped buffer: the driver, wherever its bytes pass
  * through this rank's hands anyway (a read as the bytes arrive; a rank
- * writing its own bytes, a cache-sized chunk in place and back around
- * each pwritev; a rank copying into the shared staging; an aggregator
+ * writing its own bytes, a cache-sized chunk into a bounce buffer
+ * before each pwritev; a rank copying into the shared staging; an aggregator
  * copying its own bytes into its staging), since the bytes are then in
  * cache.  The exception, left to the engine's in-place swap, is the
  * other ranks of an aggregated write on a file that can have no shared
