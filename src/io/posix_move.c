@@ -309,8 +309,10 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
         if (span > buf_len) {
             free(buf);
             buf_len = span;
-            buf = malloc((size_t)buf_len);
-            if (buf == NULL) return NC_ENOMEM;
+            if (!(buf = malloc((size_t)buf_len))) {
+                err = NC_ENOMEM;
+                break;
+            }
         }
         err = sieve_read(fd, ext, i, j, span, buf, &cur, &eof);
         i = j;
