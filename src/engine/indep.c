@@ -9,10 +9,11 @@
  * points every rank hands its held ops to one collective flush, which
  * merges them with the other ranks' through the aggregated path instead
  * of one small write per extent.  Puts that an independent ncmpi_wait
- * completes are held the same way, at the wait.  A rank writes its own held ops at once,
- * alone, when the next put would overflow nc_indep_buffer_size and before
- * any of its independent gets or waits, so that it reads what it wrote
- * and posting order still decides between overlapping puts.
+ * completes are held the same way, at the wait.  A rank writes its own
+ * held ops at once, alone, when the next put would overflow
+ * nc_indep_buffer_size and before any of its independent gets or waits,
+ * so that it reads what it wrote and posting order still decides between
+ * overlapping puts.
  */
 #include <stdlib.h>
 #include <string.h>
