@@ -24,7 +24,11 @@ Standard library only.
 """
 import argparse
 import csv
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_report import ordered  # noqa: E402  (next to this file)
 
 GOALS = {"best": 1.0, "indep": 1.0, "combined": 1.0, "read/fpp": 0.8,
          "shared": 0.9}
@@ -39,14 +43,6 @@ def load(path):
             r["mibs"] = float(r["mibs"])
             rows.append(r)
     return rows
-
-
-def ordered(values):
-    seen = []
-    for v in values:
-        if v not in seen:
-            seen.append(v)
-    return seen
 
 
 class Run:
