@@ -47,6 +47,7 @@ static void dataset_free(ncp_dataset *ds)
     free(ds->queue.ops); /* its ops were dropped by the engine at close */
     free(ds->indep.ops); /* ... and these written or dropped */
     free(ds->indep.arena);
+    ncp_bufcache_clear(&ds->bufs);
     ncp_header_free(&ds->hdr);
     if (ds->on_disk) {
         ncp_header_free(ds->on_disk);
@@ -68,6 +69,7 @@ static int dataset_new(MPI_Comm comm, int cmode, ncp_dataset **out)
     MPI_Comm_size(ds->comm, &ds->nprocs);
     ncp_header_init(&ds->hdr, NCP_CDF1);
     ds->queue.bput_size = -1; /* no bput buffer attached */
+    ncp_bufcache_init(&ds->bufs);
     ds->define_since = MPI_Wtime();
     *out = ds;
     return NC_NOERR;

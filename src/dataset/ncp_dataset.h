@@ -33,6 +33,7 @@
 #include "ncp_attr.h"
 #include "../io/ncp_io.h"
 #include "../base/ncp_agree.h"
+#include "../base/ncp_bufcache.h"
 #include "../base/ncp_mpi_err.h"
 #include "../util/ncp_hints.h"
 #include "ncpario.h"
@@ -85,6 +86,7 @@ typedef struct ncp_dataset {
     int64_t get_bytes;
     ncp_queue queue;            /* posted iput/iget/bput, attached buffer */
     ncp_indep_buf indep;        /* buffered independent puts */
+    ncp_bufcache bufs;          /* the engine's request buffers, kept */
     ncpario_profile prof;       /* ncpario_inq_profile */
     double define_since;        /* MPI_Wtime when define mode began */
 } ncp_dataset;

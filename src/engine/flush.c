@@ -234,15 +234,15 @@ static void state_free(flush_state *st)
 
 /* Before I/O: shared user memory sorted out and the in-place swaps
  * (swapset.c), done for puts; own gets get their buffer. */
-static int prepare(ncp_op **ops, int n, int is_write, int deferred,
-                   ncp_swapset *swaps)
+static int prepare(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
+                   int deferred, ncp_swapset *swaps)
 {
-    int k, err = ncp_swapset_build(ops, n, is_write, deferred, swaps);
+    int k, err = ncp_swapset_build(ds, ops, n, is_write, deferred, swaps);
     if (err == NC_NOERR && is_write) ncp_swapset_apply(swaps);
     for (k = 0; k < n && err == NC_NOERR; k++) {
         ncp_op *op = ops[k];
         if (!op->is_put && op->buf == NCP_OPBUF_OWN && !op->xbuf &&
-            !(op->xbuf = malloc((size_t)op->xbytes + 1)))
+            !(op->xbuf = ncp_op_mem(ds, op->xbytes)))
             err = NC_ENOMEM;
     }
     return err;
@@ -291,7 +291,7 @@ static int decode(ncp_dataset *ds, ncp_op *op, int deferred)
     }
     dst = op->mem.user;
     if (!op->mem.contiguous || op->req.imap) {
-        if (!op->tmp && !(op->tmp = malloc((size_t)mbytes + 1)))
+        if (!op->tmp && !(op->tmp = ncp_op_mem(ds, mbytes)))
             return NC_ENOMEM;
         dst = op->tmp;
     }
@@ -299,14 +299,14 @@ static int decode(ncp_dataset *ds, ncp_op *op, int deferred)
                      dst, op->req.nelems, ds->hdr.format);
     if (conv != NC_NOERR && conv != NC_ERANGE) return conv;
     if (op->req.imap) {
-        void *img = op->mem.contiguous ? op->mem.user : malloc((size_t)mbytes + 1);
+        void *img = op->mem.contiguous ? op->mem.user : ncp_op_mem(ds, mbytes);
         if (!img) return NC_ENOMEM;
         if (!op->mem.contiguous)
             err = ncp_membuf_pack(&op->mem, ds->comm, img, mbytes);
         if (err == NC_NOERR) err = ncp_req_imap_copy(&op->req, msz, img, op->tmp, 0);
         if (err == NC_NOERR && !op->mem.contiguous)
             err = ncp_membuf_unpack(&op->mem, ds->comm, img, mbytes);
-        if (!op->mem.contiguous) free(img);
+        if (!op->mem.contiguous) ncp_op_mem_free(ds, img);
     } else if (!op->mem.contiguous) {
         err = ncp_membuf_unpack(&op->mem, ds->comm, op->tmp, mbytes);
     }
@@ -341,7 +341,7 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     memset(&st, 0, sizeof st);
     ncp_extents_init(&st.fext);
     ncp_extents_init(&st.mext);
-    err = prepare(ops, n, is_write, deferred, &swaps);
+    err = prepare(ds, ops, n, is_write, deferred, &swaps);
     if (err == NC_NOERR) err = plan(ds, ops, n, is_write, deferred, &st);
     if (err != NC_NOERR) { /* still join the collective, empty */
         ncp_extents_free(&st.fext);

@@ -170,11 +170,3 @@ int ncp_indep_settle(int ncid)
         return NC_NOERR;
     return ncp_indep_drain(ds, 1);
 }
-
-void ncp_indep_release(int ncid)
-{
-    ncp_dataset *ds;
-    if (ncp_dataset_get(ncid, &ds) != NC_NOERR) return;
-    ncp_arena_put(ds->indep.arena, ds->hints.indep_buffer_size);
-    ds->indep.arena = NULL;
-}

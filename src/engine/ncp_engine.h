@@ -77,6 +77,11 @@ int ncp_ops_build(struct ncp_dataset *ds, const ncp_data_args *a,
                   ncp_post_kind kind, ncp_op **ops, int *nops);
 void ncp_op_free(struct ncp_dataset *ds, ncp_op *op);
 
+/* A request's own buffer (xbuf, tmp and staging), from and back to the
+ * dataset's kept buffers (nc_kept_buffer_size). */
+void *ncp_op_mem(struct ncp_dataset *ds, int64_t nbytes);
+void ncp_op_mem_free(struct ncp_dataset *ds, void *p);
+
 /*
  * Move the bytes of n ops: every put in one MPI-IO write, then every get
  * in one read.  collective: all ranks of the dataset call, with any n
@@ -109,11 +114,12 @@ typedef struct ncp_swapset {
  * overlap are sorted out: a put whose shared memory cannot be swapped as
  * one region (other element widths or grids) gets a swapped copy of its
  * bytes, and of gets into shared memory all but the first posted read
- * into a buffer of their own (NCP_OPBUF_OWN, made at the flush).  set
- * gets the regions to swap in place (none when the driver swaps:
- * deferred).  On failure (NC_ENOMEM) the set is empty. */
-int ncp_swapset_build(ncp_op **ops, int n, int is_write, int deferred,
-                      ncp_swapset *set);
+ * into a buffer of their own (NCP_OPBUF_OWN, made at the flush; a put's
+ * copy from ds's kept buffers).  set gets the regions to swap in place
+ * (none when the driver swaps: deferred).  On failure (NC_ENOMEM) the set
+ * is empty. */
+int ncp_swapset_build(struct ncp_dataset *ds, ncp_op **ops, int n,
+                      int is_write, int deferred, ncp_swapset *set);
 /* Swap every region in place: before a put and again after it, after a
  * get. */
 void ncp_swapset_apply(const ncp_swapset *set);
@@ -136,15 +142,16 @@ void ncp_swapset_free(ncp_swapset *set);
 int ncp_indep_take(struct ncp_dataset *ds, ncp_op **ops, int n, int *taken);
 int ncp_indep_drain(struct ncp_dataset *ds, int collective);
 int ncp_indep_settle(int ncid);
-/* After the last settle of a dataset (close, abort): its arena goes to
- * arena.c's spare for the next dataset. */
-void ncp_indep_release(int ncid);
 
-/* The arenas of held puts (arena.c): get one of size bytes (the spare
- * when its size matches), NULL without memory; put one back, as the
- * spare (freed at MPI_Finalize) or freed. */
+/* Memory kept from one dataset for the next (spare.c).  keep: after the
+ * last settle of a dataset (close, abort), its arena and kept buffers
+ * become the spares (the older ones freed), freed at MPI_Finalize.
+ * arena_get: an arena of size bytes for held puts, the spare when its
+ * size matches; NULL without memory.  bufs_adopt: a dataset's empty
+ * cache takes the spare buffers. */
+void ncp_spare_keep(int ncid);
 char *ncp_arena_get(int64_t size);
-void ncp_arena_put(char *arena, int64_t size);
+void ncp_spare_bufs_adopt(ncp_bufcache *bufs);
 
 /* The dataset's queue of posted ops (ncp_queue, ncp_dataset.h): drop every
  * pending op, as close and abort do; returns how many requests there were

@@ -30,6 +30,17 @@ typedef struct varn_group {
     ncp_membuf mem; /* the caller's buffer as described */
 } varn_group;
 
+void *ncp_op_mem(ncp_dataset *ds, int64_t nbytes)
+{
+    if (ds->bufs.peak == 0) ncp_spare_bufs_adopt(&ds->bufs); /* first use */
+    return ncp_bufcache_take(&ds->bufs, nbytes);
+}
+
+void ncp_op_mem_free(ncp_dataset *ds, void *p)
+{
+    ncp_bufcache_give(&ds->bufs, p, ds->hints.kept_buffer_size);
+}
+
 static int host_is_little_endian(void)
 {
     const uint16_t one = 1;
@@ -73,21 +84,21 @@ static int gather_user(ncp_dataset *ds, ncp_op *op, const void **src,
     void *pk = NULL;
     *scratch = NULL;
     if (!op->mem.contiguous) {
-        if (!(pk = malloc((size_t)nbytes + 1))) return NC_ENOMEM;
+        if (!(pk = ncp_op_mem(ds, nbytes))) return NC_ENOMEM;
         err = ncp_membuf_pack(&op->mem, ds->comm, pk, nbytes);
         packed = pk;
     }
     if (err == NC_NOERR && op->req.imap) {
-        void *ordered = malloc((size_t)nbytes + 1);
+        void *ordered = ncp_op_mem(ds, nbytes);
         if (!ordered) err = NC_ENOMEM;
         else
             err = ncp_req_imap_copy(&op->req, msz, (void *)packed, ordered, 1);
-        free(pk);
+        ncp_op_mem_free(ds, pk);
         pk = ordered;
         packed = ordered;
     }
     if (err != NC_NOERR) {
-        free(pk);
+        ncp_op_mem_free(ds, pk);
         return err;
     }
     *src = packed;
@@ -112,7 +123,7 @@ static int encode_now(ncp_dataset *ds, ncp_op *op)
     const void *src = NULL;
     void *scratch = NULL;
     int err;
-    if (!(op->xbuf = malloc((size_t)op->xbytes + 1))) return NC_ENOMEM;
+    if (!(op->xbuf = ncp_op_mem(ds, op->xbytes))) return NC_ENOMEM;
     if (packs_into_xbuf(op)) {
         err = ncp_membuf_pack(&op->mem, ds->comm, op->xbuf, op->xbytes);
         src = op->xbuf;
@@ -123,7 +134,7 @@ static int encode_now(ncp_dataset *ds, ncp_op *op)
     ncp_var_fill_value(op->req.var, fill);
     err = ncp_x_put(op->req.var->xtype, op->xbuf, (ncp_mtype)op->mem.mtype,
                     src, op->req.nelems, fill, ds->hdr.format);
-    free(scratch);
+    ncp_op_mem_free(ds, scratch);
     if (err == NC_ERANGE) {
         op->status = NC_ERANGE;
         err = NC_NOERR;
@@ -210,8 +221,8 @@ static void release_type(ncp_membuf *m)
 void ncp_op_free(ncp_dataset *ds, ncp_op *op)
 {
     if (op->is_bput) ds->queue.bput_used -= op->xbytes;
-    if (op->buf == NCP_OPBUF_OWN) free(op->xbuf);
-    free(op->tmp);
+    if (op->buf == NCP_OPBUF_OWN) ncp_op_mem_free(ds, op->xbuf);
+    ncp_op_mem_free(ds, op->tmp);
     if (op->group) {
         varn_group *g = op->group;
         if (op->status != NC_NOERR && op->status != NC_ERANGE) g->failed = 1;

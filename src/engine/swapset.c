@@ -55,11 +55,11 @@ static int spans_agree(const swap_span *s, int64_t i, int64_t j)
 
 /* The op no longer swaps the user's buffer: a put gets the swapped bytes
  * in a buffer of its own now, a get one to decode from at the flush. */
-static int take_own_buffer(ncp_op *op)
+static int take_own_buffer(ncp_dataset *ds, ncp_op *op)
 {
     void *copy = NULL;
     if (op->is_put) {
-        if (!(copy = malloc((size_t)op->xbytes + 1))) return NC_ENOMEM;
+        if (!(copy = ncp_op_mem(ds, op->xbytes))) return NC_ENOMEM;
         ncp_x_swap_copy(copy, op->xbuf, op->req.nelems, op->xsz);
     }
     op->buf = NCP_OPBUF_OWN;
@@ -76,8 +76,8 @@ static void add_region(ncp_swapset *set, uintptr_t lo, uintptr_t hi, int w)
 }
 
 /* A put cluster [i, j) over [lo, hi): one region, or own buffers. */
-static int put_cluster(ncp_swapset *set, const swap_span *s, int64_t i,
-                       int64_t j, uintptr_t hi)
+static int put_cluster(ncp_dataset *ds, ncp_swapset *set,
+                       const swap_span *s, int64_t i, int64_t j, uintptr_t hi)
 {
     int64_t k;
     int err = NC_NOERR;
@@ -85,21 +85,22 @@ static int put_cluster(ncp_swapset *set, const swap_span *s, int64_t i,
         add_region(set, s[i].lo, hi, s[i].width);
         return NC_NOERR;
     }
-    for (k = i; k < j && err == NC_NOERR; k++) err = take_own_buffer(s[k].op);
+    for (k = i; k < j && err == NC_NOERR; k++)
+        err = take_own_buffer(ds, s[k].op);
     return err;
 }
 
 /* A get cluster [i, j): the first posted keeps the user's memory (and
  * its swap, unless deferred), the others read into their own. */
-static int get_cluster(ncp_swapset *set, const swap_span *s, int64_t i,
-                       int64_t j, int deferred)
+static int get_cluster(ncp_dataset *ds, ncp_swapset *set,
+                       const swap_span *s, int64_t i, int64_t j, int deferred)
 {
     int64_t k, first = i;
     int err = NC_NOERR;
     for (k = i + 1; k < j; k++)
         if (s[k].posted < s[first].posted) first = k;
     for (k = i; k < j && err == NC_NOERR; k++)
-        if (k != first) err = take_own_buffer(s[k].op);
+        if (k != first) err = take_own_buffer(ds, s[k].op);
     if (s[first].op->buf == NCP_OPBUF_SWAP && !deferred)
         add_region(set, s[first].lo, s[first].lo + (uintptr_t)s[first].len,
                    s[first].width);
@@ -107,8 +108,8 @@ static int get_cluster(ncp_swapset *set, const swap_span *s, int64_t i,
 }
 
 /* The sorted spans in clusters of overlapping memory. */
-static int join_spans(ncp_swapset *set, const swap_span *s, int64_t n,
-                      int is_write, int deferred)
+static int join_spans(ncp_dataset *ds, ncp_swapset *set, const swap_span *s,
+                      int64_t n, int is_write, int deferred)
 {
     int64_t i = 0, j;
     int err = NC_NOERR;
@@ -117,8 +118,8 @@ static int join_spans(ncp_swapset *set, const swap_span *s, int64_t n,
         for (j = i + 1; j < n && s[j].lo < hi; j++)
             if (s[j].lo + (uintptr_t)s[j].len > hi)
                 hi = s[j].lo + (uintptr_t)s[j].len;
-        err = is_write ? put_cluster(set, s, i, j, hi)
-                       : get_cluster(set, s, i, j, deferred);
+        err = is_write ? put_cluster(ds, set, s, i, j, hi)
+                       : get_cluster(ds, set, s, i, j, deferred);
         i = j;
     }
     return err;
@@ -132,8 +133,8 @@ static int in_user_memory(const ncp_op *op, int is_write, int deferred)
     return !is_write || (op->buf == NCP_OPBUF_SWAP && !deferred);
 }
 
-int ncp_swapset_build(ncp_op **ops, int n, int is_write, int deferred,
-                      ncp_swapset *set)
+int ncp_swapset_build(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
+                      int deferred, ncp_swapset *set)
 {
     swap_span *s = malloc((size_t)(n > 0 ? n : 1) * sizeof(*s));
     int64_t m = 0;
@@ -152,7 +153,7 @@ int ncp_swapset_build(ncp_op **ops, int n, int is_write, int deferred,
     }
     if (err == NC_NOERR) {
         qsort(s, (size_t)m, sizeof(*s), span_order);
-        err = join_spans(set, s, m, is_write, deferred);
+        err = join_spans(ds, set, s, m, is_write, deferred);
     }
     if (err != NC_NOERR) set->n = 0; /* nothing to swap, nor to undo */
     free(s);

@@ -1,25 +1,29 @@
 /*
- * arena.c -- the memory that held independent puts are copied into
- * (indep.c), one spare kept for the next dataset.
+ * spare.c -- the memory a closing dataset leaves for the next one: the
+ * arena its held independent puts were copied into (indep.c) and the
+ * request buffers it kept (ncp_bufcache.h).
  *
- * Why: a fresh arena's pages are zeroed by the kernel at first touch, a
- * pass over up to nc_indep_buffer_size bytes that every dataset writing
- * independently would pay again; a program writing a file per step
- * reuses the pages the last one touched instead.  The price: after its
- * dataset closes, one arena (the hint's size) stays resident until the
- * next dataset takes it or MPI_Finalize frees it, through a delete
- * callback on MPI_COMM_SELF as shm_keep.c does.  Only the spare is
- * freed there: an arena an open dataset holds is not on it.  Not safe
- * for threads calling at once, like the rest of the library.
+ * Why: fresh pages are zeroed by the kernel at first touch, a fault per
+ * page that every dataset would pay again for buffers the last one had
+ * already touched; a program writing a file per step reuses them
+ * instead.  The price: after its dataset closes, one arena (at most
+ * nc_indep_buffer_size) and the kept buffers (at most nc_kept_buffer_size)
+ * stay resident until the next dataset takes them or MPI_Finalize frees
+ * them, through a delete callback on MPI_COMM_SELF as shm_keep.c does.
+ * Only the spares are freed there: what an open dataset holds is not
+ * among them.  Not safe for threads calling at once, like the rest of
+ * the library.
  */
 #define _DEFAULT_SOURCE /* madvise, posix_memalign */
 #include <stdlib.h>
 #include <sys/mman.h>
 
 #include "ncp_engine.h"
+#include "pnetcdf.h"
 
 static char *spare;
 static int64_t spare_size;
+static ncp_bufcache spare_bufs;
 static int finalize_key = MPI_KEYVAL_INVALID;
 
 static int free_spare(MPI_Comm comm, int key, void *val, void *extra)
@@ -31,10 +35,11 @@ static int free_spare(MPI_Comm comm, int key, void *val, void *extra)
     free(spare);
     spare = NULL;
     spare_size = 0;
+    ncp_bufcache_clear(&spare_bufs);
     return MPI_SUCCESS;
 }
 
-/* Whether MPI_Finalize will free a spare; set up once. */
+/* Whether MPI_Finalize will free the spares; set up once. */
 static int finalize_frees(void)
 {
     if (finalize_key != MPI_KEYVAL_INVALID) return 1;
@@ -65,7 +70,7 @@ char *ncp_arena_get(int64_t size)
     return p;
 }
 
-void ncp_arena_put(char *arena, int64_t size)
+static void arena_put(char *arena, int64_t size)
 {
     if (!arena) return;
     if (!finalize_frees()) {
@@ -75,4 +80,20 @@ void ncp_arena_put(char *arena, int64_t size)
     free(spare); /* the newest is kept: likely the size asked next */
     spare = arena;
     spare_size = size;
+}
+
+void ncp_spare_bufs_adopt(ncp_bufcache *bufs)
+{
+    ncp_bufcache_move(bufs, &spare_bufs);
+}
+
+void ncp_spare_keep(int ncid)
+{
+    ncp_dataset *ds;
+    if (ncp_dataset_get(ncid, &ds) != NC_NOERR) return;
+    arena_put(ds->indep.arena, ds->hints.indep_buffer_size);
+    ds->indep.arena = NULL;
+    if (!finalize_frees()) return; /* the dataset's end frees them */
+    ncp_bufcache_clear(&spare_bufs); /* the newest are kept, as above */
+    ncp_bufcache_move(&spare_bufs, &ds->bufs);
 }
