@@ -19,6 +19,21 @@ void ncp_extents_free(ncp_extents *e)
     ncp_extents_init(e);
 }
 
+/* The swap widths go: a list with them tells the driver that it swaps,
+ * which the next list may not want. */
+void ncp_extents_clear(ncp_extents *e)
+{
+    e->n = 0;
+    e->nbytes = 0;
+    free(e->swap);
+    e->swap = NULL;
+}
+
+int64_t ncp_extents_storage(const ncp_extents *e)
+{
+    return e->cap * (int64_t)(2 * sizeof(MPI_Offset));
+}
+
 /* Room for cap entries; the swap widths grow along once they exist. */
 static int extents_resize(ncp_extents *e, int64_t cap)
 {

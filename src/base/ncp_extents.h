@@ -25,6 +25,10 @@ typedef struct ncp_extents {
 
 void ncp_extents_init(ncp_extents *e);
 void ncp_extents_free(ncp_extents *e);
+/* Empty, keeping the offsets' and lengths' storage for the next list. */
+void ncp_extents_clear(ncp_extents *e);
+/* The bytes of storage e holds. */
+int64_t ncp_extents_storage(const ncp_extents *e);
 /* Append (off, len); merges with the previous extent when adjacent. */
 int ncp_extents_add(ncp_extents *e, MPI_Offset off, MPI_Offset len);
 /* Room for n entries at once (an upper bound known beforehand), so a long

@@ -40,6 +40,17 @@ static int format_of_cmode(int cmode)
     return NCP_CDF1;
 }
 
+void ncp_flush_keep_free(ncp_flush_keep *k)
+{
+    int i;
+    ncp_extents_free(&k->fext);
+    ncp_extents_free(&k->mext);
+    for (i = 0; i < k->nruns; i++) ncp_extents_free(&k->runs[i]);
+    free(k->runs);
+    k->runs = NULL;
+    k->nruns = 0;
+}
+
 static void dataset_free(ncp_dataset *ds)
 {
     if (!ds) return;
@@ -48,6 +59,7 @@ static void dataset_free(ncp_dataset *ds)
     free(ds->indep.ops); /* ... and these written or dropped */
     free(ds->indep.arena);
     ncp_bufcache_clear(&ds->bufs);
+    ncp_flush_keep_free(&ds->flush_keep);
     ncp_header_free(&ds->hdr);
     if (ds->on_disk) {
         ncp_header_free(ds->on_disk);

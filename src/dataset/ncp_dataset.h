@@ -69,6 +69,16 @@ typedef struct ncp_indep_buf {
     int64_t arena_used;
 } ncp_indep_buf;
 
+/* The engine's flush lists, kept from one flush to the next so that a
+ * long list's pages are not given back and faulted in again every record
+ * (engine/flush.c; at most nc_kept_buffer_size bytes). */
+typedef struct ncp_flush_keep {
+    ncp_extents fext, mext; /* the merged file extents and memory pieces */
+    ncp_extents *runs;      /* an op's extents, by its place in the flush */
+    int nruns;
+} ncp_flush_keep;
+void ncp_flush_keep_free(ncp_flush_keep *k);
+
 typedef struct ncp_dataset {
     int ncid;
     MPI_Comm comm; /* duplicated at open; freed at close */
@@ -87,6 +97,7 @@ typedef struct ncp_dataset {
     ncp_queue queue;            /* posted iput/iget/bput, attached buffer */
     ncp_indep_buf indep;        /* buffered independent puts */
     ncp_bufcache bufs;          /* the engine's request buffers, kept */
+    ncp_flush_keep flush_keep;  /* ... and its flush lists */
     ncpario_profile prof;       /* ncpario_inq_profile */
     double define_since;        /* MPI_Wtime when define mode began */
 } ncp_dataset;

@@ -221,15 +221,81 @@ static int merge_runs(flush_state *st, run *runs, int n, int is_write)
     return err;
 }
 
-static void state_free(flush_state *st)
+/* The dataset's kept lists (ncp_flush_keep) become st's, emptied. */
+static void lists_take(ncp_dataset *ds, flush_state *st)
+{
+    ncp_flush_keep *k = &ds->flush_keep;
+    ncp_spare_lists_adopt(k);
+    st->fext = k->fext;
+    st->mext = k->mext;
+    ncp_extents_init(&k->fext);
+    ncp_extents_init(&k->mext);
+    ncp_extents_clear(&st->fext);
+    ncp_extents_clear(&st->mext);
+}
+
+static int64_t kept_storage(const ncp_flush_keep *k)
+{
+    int64_t bytes = ncp_extents_storage(&k->fext) +
+                    ncp_extents_storage(&k->mext) +
+                    k->nruns * (int64_t)sizeof(*k->runs);
+    int i;
+    for (i = 0; i < k->nruns; i++) bytes += ncp_extents_storage(&k->runs[i]);
+    return bytes;
+}
+
+/* st's lists back to the dataset, all of them freed instead when they
+ * hold more than nc_kept_buffer_size. */
+static void lists_keep(ncp_dataset *ds, flush_state *st)
+{
+    ncp_flush_keep *k = &ds->flush_keep;
+    k->fext = st->fext;
+    k->mext = st->mext;
+    ncp_extents_init(&st->fext);
+    ncp_extents_init(&st->mext);
+    if (kept_storage(k) > ds->hints.kept_buffer_size) ncp_flush_keep_free(k);
+}
+
+/* Each op's extent list starts from the kept one at its place. */
+static void runs_take(ncp_dataset *ds, run *runs, int n)
+{
+    ncp_flush_keep *k = &ds->flush_keep;
+    int i;
+    for (i = 0; i < n; i++) {
+        ncp_extents_init(&runs[i].e);
+        if (i >= k->nruns) continue;
+        runs[i].e = k->runs[i];
+        ncp_extents_init(&k->runs[i]);
+        ncp_extents_clear(&runs[i].e);
+    }
+}
+
+static void runs_keep(ncp_dataset *ds, run *runs, int n)
+{
+    ncp_flush_keep *k = &ds->flush_keep;
+    int i;
+    if (n > k->nruns) {
+        ncp_extents *more = realloc(k->runs, (size_t)n * sizeof(*more));
+        if (more) {
+            for (i = k->nruns; i < n; i++) ncp_extents_init(&more[i]);
+            k->runs = more;
+            k->nruns = n;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        if (i < k->nruns) k->runs[i] = runs[i].e;
+        else ncp_extents_free(&runs[i].e);
+    }
+}
+
+static void state_free(ncp_dataset *ds, flush_state *st)
 {
     int64_t i;
     for (i = 0; i < st->nstaging; i++) free(st->staging[i]);
     free(st->staging);
     free(st->copies);
     free(st->cluster);
-    ncp_extents_free(&st->fext);
-    ncp_extents_free(&st->mext);
+    lists_keep(ds, st);
 }
 
 /* Before I/O: shared user memory sorted out and the in-place swaps
@@ -255,8 +321,8 @@ static int plan(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     run *runs = calloc((size_t)(n > 0 ? n : 1), sizeof(*runs));
     int64_t total = 0;
     int k, err = runs ? NC_NOERR : NC_ENOMEM;
+    if (runs) runs_take(ds, runs, n);
     for (k = 0; k < n && err == NC_NOERR; k++) {
-        ncp_extents_init(&runs[k].e);
         err = op_run(ds, ops[k], k, deferred, &runs[k]);
         total += runs[k].e.n;
     }
@@ -268,7 +334,7 @@ static int plan(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     if (err == NC_NOERR) err = merge_runs(st, runs, n, is_write);
     ds->prof.extents_posted += total;
     ds->prof.extents_issued += st->fext.n;
-    for (k = 0; runs && k < n; k++) ncp_extents_free(&runs[k].e);
+    if (runs) runs_keep(ds, runs, n);
     free(runs);
     return err;
 }
@@ -299,7 +365,8 @@ static int decode(ncp_dataset *ds, ncp_op *op, int deferred)
                      dst, op->req.nelems, ds->hdr.format);
     if (conv != NC_NOERR && conv != NC_ERANGE) return conv;
     if (op->req.imap) {
-        void *img = op->mem.contiguous ? op->mem.user : ncp_op_mem(ds, mbytes);
+        void *img =
+            op->mem.contiguous ? op->mem.user : ncp_op_mem(ds, mbytes);
         if (!img) return NC_ENOMEM;
         if (!op->mem.contiguous)
             err = ncp_membuf_pack(&op->mem, ds->comm, img, mbytes);
@@ -339,15 +406,12 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
     int deferred = ncp_io_swaps(&ds->file, collective, is_write);
     int64_t i;
     memset(&st, 0, sizeof st);
-    ncp_extents_init(&st.fext);
-    ncp_extents_init(&st.mext);
+    lists_take(ds, &st);
     err = prepare(ds, ops, n, is_write, deferred, &swaps);
     if (err == NC_NOERR) err = plan(ds, ops, n, is_write, deferred, &st);
     if (err != NC_NOERR) { /* still join the collective, empty */
-        ncp_extents_free(&st.fext);
-        ncp_extents_free(&st.mext);
-        ncp_extents_init(&st.fext);
-        ncp_extents_init(&st.mext);
+        ncp_extents_clear(&st.fext);
+        ncp_extents_clear(&st.mext);
     }
     if (collective || st.fext.n > 0) {
         ioerr = ncp_io_xferv(&ds->file, collective, is_write, &st.fext,
@@ -377,7 +441,7 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
         else ds->get_bytes += op->xbytes;
     }
     ncp_swapset_free(&swaps);
-    state_free(&st);
+    state_free(ds, &st);
     return err;
 }
 

@@ -147,11 +147,12 @@ int ncp_indep_settle(int ncid);
  * last settle of a dataset (close, abort), its arena and kept buffers
  * become the spares (the older ones freed), freed at MPI_Finalize.
  * arena_get: an arena of size bytes for held puts, the spare when its
- * size matches; NULL without memory.  bufs_adopt: a dataset's empty
- * cache takes the spare buffers. */
+ * size matches; NULL without memory.  bufs_adopt, lists_adopt: a
+ * dataset's empty cache or lists take the spare ones. */
 void ncp_spare_keep(int ncid);
 char *ncp_arena_get(int64_t size);
 void ncp_spare_bufs_adopt(ncp_bufcache *bufs);
+void ncp_spare_lists_adopt(ncp_flush_keep *lists);
 
 /* The dataset's queue of posted ops (ncp_queue, ncp_dataset.h): drop every
  * pending op, as close and abort do; returns how many requests there were

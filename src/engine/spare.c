@@ -1,21 +1,23 @@
 /*
  * spare.c -- the memory a closing dataset leaves for the next one: the
- * arena its held independent puts were copied into (indep.c) and the
- * request buffers it kept (ncp_bufcache.h).
+ * arena its held independent puts were copied into (indep.c), the
+ * request buffers it kept (ncp_bufcache.h) and its flush lists
+ * (flush.c).
  *
  * Why: fresh pages are zeroed by the kernel at first touch, a fault per
  * page that every dataset would pay again for buffers the last one had
  * already touched; a program writing a file per step reuses them
  * instead.  The price: after its dataset closes, one arena (at most
- * nc_indep_buffer_size) and the kept buffers (at most nc_kept_buffer_size)
- * stay resident until the next dataset takes them or MPI_Finalize frees
- * them, through a delete callback on MPI_COMM_SELF as shm_keep.c does.
- * Only the spares are freed there: what an open dataset holds is not
- * among them.  Not safe for threads calling at once, like the rest of
- * the library.
+ * nc_indep_buffer_size) and the kept buffers and lists (each at most
+ * nc_kept_buffer_size) stay resident until the next dataset takes them
+ * or MPI_Finalize frees them, through a delete callback on MPI_COMM_SELF
+ * as shm_keep.c does.  Only the spares are freed there: what an open
+ * dataset holds is not among them.  Not safe for threads calling at
+ * once, like the rest of the library.
  */
 #define _DEFAULT_SOURCE /* madvise, posix_memalign */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "ncp_engine.h"
@@ -24,6 +26,7 @@
 static char *spare;
 static int64_t spare_size;
 static ncp_bufcache spare_bufs;
+static ncp_flush_keep spare_lists;
 static int finalize_key = MPI_KEYVAL_INVALID;
 
 static int free_spare(MPI_Comm comm, int key, void *val, void *extra)
@@ -36,6 +39,7 @@ static int free_spare(MPI_Comm comm, int key, void *val, void *extra)
     spare = NULL;
     spare_size = 0;
     ncp_bufcache_clear(&spare_bufs);
+    ncp_flush_keep_free(&spare_lists);
     return MPI_SUCCESS;
 }
 
@@ -87,6 +91,14 @@ void ncp_spare_bufs_adopt(ncp_bufcache *bufs)
     ncp_bufcache_move(bufs, &spare_bufs);
 }
 
+void ncp_spare_lists_adopt(ncp_flush_keep *lists)
+{
+    if (lists->fext.cap > 0 || lists->mext.cap > 0 || lists->nruns > 0)
+        return;
+    *lists = spare_lists;
+    memset(&spare_lists, 0, sizeof(spare_lists));
+}
+
 void ncp_spare_keep(int ncid)
 {
     ncp_dataset *ds;
@@ -96,4 +108,7 @@ void ncp_spare_keep(int ncid)
     if (!finalize_frees()) return; /* the dataset's end frees them */
     ncp_bufcache_clear(&spare_bufs); /* the newest are kept, as above */
     ncp_bufcache_move(&spare_bufs, &ds->bufs);
+    ncp_flush_keep_free(&spare_lists);
+    spare_lists = ds->flush_keep;
+    memset(&ds->flush_keep, 0, sizeof(ds->flush_keep));
 }

@@ -172,7 +172,7 @@ static int64_t count_pairs(const ncp_agg_plan *p, const ncp_extents *ext,
             k0 = cell_at(p, c, per_window, off, &lo, &hi);
         n = k0 == cur ? n + 1 : 1;
         if (n > most) most = n;
-        if (dense && n > slot)
+        if (dense && n == slot + 1) /* once a cell: the lookup divides */
             bit_set(dense, granule_bit(p, k0 / wpd, k0 % wpd));
         cur = k0;
         if (last >= hi) { /* it ends in a later cell */
