@@ -18,7 +18,10 @@ ran:
 
 A ratio of the current build below its goal (1.0; 0.8 for read/fpp,
 0.9 for shared) is marked with a trailing `*`. Every ratio is of two medians
-measured in the same run, so it is read against the same load.
+measured in the same run, so it is read against the same load. A last
+table counts, per side and ratio over all directories, the cells that
+meet their goal now and before, and those below 0.9 x the goal (from the
+unrounded ratios).
 
 Standard library only.
 """
@@ -100,7 +103,36 @@ def cell(after, before, goal):
     return text
 
 
-def table(run, dirname, side, a, shared_by_case):
+def tally(counts, side, measure, now, before):
+    """Add one cell to counts[(side, measure)]: [cells, met now, met
+    before, below 0.9 x goal now, below before]."""
+    if now is None:
+        return
+    goal = GOALS[measure]
+    c = counts.setdefault((side, measure), [0, 0, 0, 0, 0])
+    c[0] += 1
+    c[1] += now >= goal
+    c[3] += now < 0.9 * goal
+    if before is not None:
+        c[2] += before >= goal
+        c[4] += before < 0.9 * goal
+
+
+def count_table(counts):
+    lines = ["", "**cells meeting each goal**", "",
+             "| side | ratio | goal | cells | met now | met before | "
+             "now below 0.9 x goal | before |", "|---|---|---|---|---|---|"
+             "---|---|"]
+    for side in PHASE:
+        for measure in GOALS:
+            c = counts.get((side, measure))
+            if c:
+                lines.append("| %s | %s | >= %g | %d | %d | %d | %d | %d |" %
+                             ((side, measure, GOALS[measure]) + tuple(c)))
+    return lines
+
+
+def table(run, dirname, side, a, shared_by_case, counts):
     """One markdown table of a directory and side: a row per case and
     measure, a column per rank count."""
     ranks = run.ranks()
@@ -116,6 +148,8 @@ def table(run, dirname, side, a, shared_by_case):
                 continue
             cells = [cell(x.get(measure), y.get(measure), GOALS[measure])
                      for x, y in zip(now, old)]
+            for x, y in zip(now, old):
+                tally(counts, side, measure, x.get(measure), y.get(measure))
             lines.append("| %s %s | %s | %s |" % (
                 bc[0], bc[1], measure, " | ".join(cells)))
     if not lines:
@@ -153,14 +187,15 @@ def main(argv=None):
     a = ap.parse_args(argv)
     limits = dict(item.split("=", 1) for item in a.shared_limit)
     contig = [tuple(x.split(":", 1)) for x in a.contig.split(",") if x]
-    out = []
+    out, counts = [], {}
     for item in a.runs:
         dirname, _, path = item.partition("=")
         run = Run(load(path))
         sl = shared_limits(limits[dirname]) if dirname in limits else {}
         by_case = {bc: sl for bc in contig}
         for side in ("write", "read"):
-            out += table(run, dirname, side, a, by_case)
+            out += table(run, dirname, side, a, by_case, counts)
+    out += count_table(counts)
     sys.stdout.write("\n".join(out).lstrip("\n") + "\n")
     return 0
 
