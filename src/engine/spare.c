@@ -40,6 +40,7 @@ static int free_spare(MPI_Comm comm, int key, void *val, void *extra)
     spare_size = 0;
     ncp_bufcache_clear(&spare_bufs);
     ncp_flush_keep_free(&spare_lists);
+    MPI_Comm_free_keyval(&finalize_key); /* MPI frees it after this call */
     return MPI_SUCCESS;
 }
 
@@ -105,6 +106,9 @@ void ncp_spare_keep(int ncid)
     if (ncp_dataset_get(ncid, &ds) != NC_NOERR) return;
     arena_put(ds->indep.arena, ds->hints.indep_buffer_size);
     ds->indep.arena = NULL;
+    if (ds->bufs.n == 0 && ds->flush_keep.fext.cap == 0 &&
+        ds->flush_keep.nruns == 0)
+        return; /* nothing kept: no keyval made for nothing */
     if (!finalize_frees()) return; /* the dataset's end frees them */
     ncp_bufcache_clear(&spare_bufs); /* the newest are kept, as above */
     ncp_bufcache_move(&spare_bufs, &ds->bufs);
