@@ -92,10 +92,14 @@ void ncp_spare_bufs_adopt(ncp_bufcache *bufs)
     ncp_bufcache_move(bufs, &spare_bufs);
 }
 
+static int lists_empty(const ncp_flush_keep *lists)
+{
+    return lists->fext.cap == 0 && lists->mext.cap == 0 && lists->nruns == 0;
+}
+
 void ncp_spare_lists_adopt(ncp_flush_keep *lists)
 {
-    if (lists->fext.cap > 0 || lists->mext.cap > 0 || lists->nruns > 0)
-        return;
+    if (!lists_empty(lists)) return;
     *lists = spare_lists;
     memset(&spare_lists, 0, sizeof(spare_lists));
 }
@@ -106,8 +110,7 @@ void ncp_spare_keep(int ncid)
     if (ncp_dataset_get(ncid, &ds) != NC_NOERR) return;
     arena_put(ds->indep.arena, ds->hints.indep_buffer_size);
     ds->indep.arena = NULL;
-    if (ds->bufs.n == 0 && ds->flush_keep.fext.cap == 0 &&
-        ds->flush_keep.nruns == 0)
+    if (ds->bufs.n == 0 && lists_empty(&ds->flush_keep))
         return; /* nothing kept: no keyval made for nothing */
     if (!finalize_frees()) return; /* the dataset's end frees them */
     ncp_bufcache_clear(&spare_bufs); /* the newest are kept, as above */
