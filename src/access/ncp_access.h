@@ -56,6 +56,10 @@ MPI_Datatype ncp_mpi_named_as_c(MPI_Datatype t);
 
 /* Append r's file extents (ascending) to e. */
 int ncp_req_extents(const ncp_header *h, const ncp_req *r, ncp_extents *e);
+/* How many runs ncp_req_extents walks for r, counted without walking
+ * them: at least as many as the extents it appends, which joins runs that
+ * happen to touch (records with no gap between them). */
+int64_t ncp_req_nextents(const ncp_req *r);
 
 /* Gather (put) or scatter (get) elements of size esize between a user
  * buffer laid out by r->imap and a contiguous row-major buffer. */

@@ -174,6 +174,21 @@ static int given_extents(int64_t begin, const ncp_extents *g, ncp_extents *e)
     return err;
 }
 
+int64_t ncp_req_nextents(const ncp_req *r)
+{
+    const ncp_var *v = r->var;
+    int64_t run = 1;
+    int top, i;
+    if (r->nelems == 0) return 0;
+    if (r->given) return r->given->n;
+    if (r->ndims == 0) return 1;
+    top = run_dim(r->var, r);
+    if ((r->ndims == 1 && v->is_record) || r->stride[top] != 1)
+        return r->nelems;
+    for (i = top; i < r->ndims; i++) run *= r->count[i];
+    return r->nelems / run;
+}
+
 /*
  * Walk the dimensions outside run_dim as an odometer; each step emits
  * that dimension's run (one extent when its stride is 1, else one per

@@ -13,7 +13,8 @@
  * held ops at once, alone, when the next put would overflow
  * nc_indep_buffer_size and before any of its independent gets or waits,
  * so that it reads what it wrote and posting order still decides between
- * overlapping puts.
+ * overlapping puts.  Puts whose pieces are large are not held: they are
+ * written at once, after the held ones.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,22 @@ static void hold(ncp_dataset *ds, ncp_op **ops, int n, ncp_op **copies)
     }
 }
 
+/* Pieces this large gain nothing from being merged with other ranks' and
+ * would only pay for the copy: the same size above which the posix
+ * driver's collective write has each rank write its own extents. */
+#define NCP_INDEP_HOLD_BELOW ((int64_t)64 << 10)
+
+static int large_pieces(ncp_op **ops, int n)
+{
+    int64_t bytes = 0, runs = 0;
+    int k;
+    for (k = 0; k < n; k++) {
+        bytes += ops[k]->xbytes;
+        runs += ncp_req_nextents(&ops[k]->req);
+    }
+    return runs > 0 && bytes / runs >= NCP_INDEP_HOLD_BELOW;
+}
+
 /* Only the posix driver: its collective write agrees on every rank's
  * error, where an MPI-IO collective write may report a short write as
  * complete, and an error held until then would be lost. */
@@ -120,6 +137,7 @@ int ncp_indep_take(ncp_dataset *ds, ncp_op **ops, int n, int *taken)
         need += ops[k]->xbytes;
     }
     if (!may_hold(ds)) return NC_NOERR;
+    if (large_pieces(ops, n)) return ncp_indep_drain(ds, 0);
     if (ds->indep.bytes + need > limit) err = ncp_indep_drain(ds, 0);
     if (err != NC_NOERR || need > limit || need == 0) goto done;
     if (!ds->indep.arena && !(ds->indep.arena = ncp_arena_get(limit)))

@@ -9,7 +9,9 @@
  *  - a rank's refused put loses nothing of the others' nor its own;
  *  - with ncpario on the posix driver the held bytes are written when the
  *    next put would pass the limit, and once more at end_indep_data
- *    (the profile's write calls).
+ *    (the profile's write calls);
+ *  - a put of large pieces is written at once, after the held ones, and
+ *    posting order still decides between it and small puts around it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +193,79 @@ static void limit(const char *path)
     CHECK_ERR(ncmpi_close(nc));
 }
 
+/* Four doubles at i of this rank's x, all equal to val. */
+static void put_x4(int nc, int v, int i, double val)
+{
+    MPI_Offset s = (MPI_Offset)tu_myrank * NX + i, c = 4;
+    double a[4] = {val, val, val, val};
+    CHECK_ERR(ncmpi_put_vara_double(nc, v, &s, &c, a));
+}
+
+/* Values of a rank's x that differ from generation gen with two small
+ * puts (4 doubles at i1 equal to v1, at i2 to v2; i2 < 0: none) over it. */
+static int x_wrong(const double *a, int rank, int gen, int i1, double v1,
+                   int i2, double v2)
+{
+    int i, bad = 0;
+    for (i = 0; i < NX; i++) {
+        double want = xval(rank, i, gen);
+        if (i >= i1 && i < i1 + 4) want = v1;
+        if (i2 >= 0 && i >= i2 && i < i2 + 4) want = v2;
+        bad += a[i] != want;
+    }
+    return bad;
+}
+
+/* Small puts around large ones: written in posting order, the large ones
+ * at their call. */
+static void large(const char *path)
+{
+    double *a = malloc(NX * sizeof *a);
+    MPI_Offset s, c = NX;
+    int nc, x, r, bad, next = (tu_myrank + 1) % tu_nranks;
+#ifdef HAVE_NCPARIO
+    long long w0;
+    int counted;
+#endif
+    nc = create(path, NULL, &x, &r);
+    CHECK_ERR(ncmpi_begin_indep_data(nc));
+#ifdef HAVE_NCPARIO
+    counted = holds(nc);
+    w0 = writes(nc);
+#endif
+    put_x4(nc, x, 0, -3.0); /* held, then overwritten by gen 0 */
+#ifdef HAVE_NCPARIO
+    if (counted)
+        CHECKF(writes(nc) == w0, "a small put: %lld writes", writes(nc) - w0);
+#endif
+    put_x(nc, x, 0, a);
+#ifdef HAVE_NCPARIO
+    if (counted)
+        CHECKF(writes(nc) - w0 == 2, "held + large put: %lld writes",
+               writes(nc) - w0);
+#endif
+    put_x4(nc, x, 100, -5.0); /* held, over gen 0, under gen 1 */
+    put_x(nc, x, 1, a);
+    put_x4(nc, x, 10, -7.0); /* held, over gen 1 */
+#ifdef HAVE_NCPARIO
+    if (counted)
+        CHECKF(writes(nc) - w0 == 4, "before end_indep_data: %lld writes",
+               writes(nc) - w0);
+#endif
+    s = (MPI_Offset)tu_myrank * NX;
+    CHECK_ERR(ncmpi_get_vara_double(nc, x, &s, &c, a));
+    bad = x_wrong(a, tu_myrank, 1, 10, -7.0, -1, 0);
+    CHECKF(bad == 0, "own x, small over large over small: %d wrong", bad);
+    put_x4(nc, x, 20, -9.0); /* held until end_indep_data */
+    CHECK_ERR(ncmpi_end_indep_data(nc));
+    s = (MPI_Offset)next * NX;
+    CHECK_ERR(ncmpi_get_vara_double_all(nc, x, &s, &c, a));
+    bad = x_wrong(a, next, 1, 10, -7.0, 20, -9.0);
+    CHECKF(bad == 0, "next rank's x after end_indep_data: %d wrong", bad);
+    CHECK_ERR(ncmpi_close(nc));
+    free(a);
+}
+
 int main(int argc, char **argv)
 {
     const char *path;
@@ -202,5 +277,7 @@ int main(int argc, char **argv)
     visibility(path);
     tu_sibling(second, sizeof second, path, "_limit.nc");
     limit(second);
+    tu_sibling(second, sizeof second, path, "_large.nc");
+    large(second);
     return tu_finish("t_indep_buffer");
 }

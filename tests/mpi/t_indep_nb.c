@@ -19,8 +19,19 @@
 #include "testutil.h"
 #include "have_ncpario.h"
 
-#define NX 16384 /* doubles a rank: 128 KiB, large enough to swap in place */
+/* x: each rank's part is XROWS rows of XCOLS doubles, 128 KiB in all
+ * (large enough to swap in place) in 8 KiB pieces (small enough to be
+ * held; puts of large pieces are written at once). */
+#define XROWS 16
+#define XCOLS 1024
+#define NX (XROWS * XCOLS)
 #define NR 256   /* ints a rank and record: 1 KiB */
+
+static void x_part(int rank, MPI_Offset s[2], MPI_Offset c[2])
+{
+    s[0] = 0, s[1] = (MPI_Offset)rank * XCOLS;
+    c[0] = XROWS, c[1] = XCOLS;
+}
 
 static double xval(int rank, int i, int gen)
 {
@@ -35,15 +46,16 @@ static int rval(int rank, int rec, int i)
 /* One iput (or bput) of this rank's x, waited for alone. */
 static void iput_x(int nc, int v, int gen, int bput, double *a)
 {
-    MPI_Offset s = (MPI_Offset)tu_myrank * NX, c = NX;
+    MPI_Offset s[2], c[2];
     int i, bad = 0, req = NC_REQ_NULL, st = -1;
+    x_part(tu_myrank, s, c);
     for (i = 0; i < NX; i++) a[i] = xval(tu_myrank, i, gen);
     if (bput) {
         CHECK_ERR(ncmpi_buffer_attach(nc, (MPI_Offset)NX * sizeof *a));
-        CHECK_ERR(ncmpi_bput_vara_double(nc, v, &s, &c, a, &req));
+        CHECK_ERR(ncmpi_bput_vara_double(nc, v, s, c, a, &req));
         for (i = 0; i < NX; i++) a[i] = -2; /* a bput's buffer is free now */
     } else {
-        CHECK_ERR(ncmpi_iput_vara_double(nc, v, &s, &c, a, &req));
+        CHECK_ERR(ncmpi_iput_vara_double(nc, v, s, c, a, &req));
     }
     CHECK_ERR(ncmpi_wait(nc, 1, &req, &st));
     CHECK_ERR(st);
@@ -60,10 +72,11 @@ static void iput_x(int nc, int v, int gen, int bput, double *a)
 
 static void put_x(int nc, int v, int gen, double *a)
 {
-    MPI_Offset s = (MPI_Offset)tu_myrank * NX, c = NX;
+    MPI_Offset s[2], c[2];
     int i;
+    x_part(tu_myrank, s, c);
     for (i = 0; i < NX; i++) a[i] = xval(tu_myrank, i, gen);
-    CHECK_ERR(ncmpi_put_vara_double(nc, v, &s, &c, a));
+    CHECK_ERR(ncmpi_put_vara_double(nc, v, s, c, a));
     for (i = 0; i < NX; i++) a[i] = -1;
 }
 
@@ -71,17 +84,18 @@ static void put_x(int nc, int v, int gen, double *a)
 static void check_x(int nc, int v, int rank, int gen, int how,
                     const char *when)
 {
-    MPI_Offset s = (MPI_Offset)rank * NX, c = NX;
+    MPI_Offset s[2], c[2];
     double *a = malloc(NX * sizeof *a);
     int i, bad = 0, req, st = -1;
+    x_part(rank, s, c);
     if (how == 2) {
-        CHECK_ERR(ncmpi_get_vara_double_all(nc, v, &s, &c, a));
+        CHECK_ERR(ncmpi_get_vara_double_all(nc, v, s, c, a));
     } else if (how == 1) {
-        CHECK_ERR(ncmpi_iget_vara_double(nc, v, &s, &c, a, &req));
+        CHECK_ERR(ncmpi_iget_vara_double(nc, v, s, c, a, &req));
         CHECK_ERR(ncmpi_wait(nc, 1, &req, &st));
         CHECK_ERR(st);
     } else {
-        CHECK_ERR(ncmpi_get_vara_double(nc, v, &s, &c, a));
+        CHECK_ERR(ncmpi_get_vara_double(nc, v, s, c, a));
     }
     for (i = 0; i < NX; i++) bad += a[i] != xval(rank, i, gen);
     CHECKF(bad == 0, "%s: %d values of rank %d's x wrong (%g want %g)", when, bad, rank, a[5], xval(rank, 5, gen));
@@ -139,16 +153,21 @@ static void expect_numrecs(int nc, MPI_Offset want, const char *when)
 static int create(const char *path, const char *hint, int *x, int *r)
 {
     MPI_Info info;
-    int nc, d[3];
+    int nc, d[4];
     MPI_Info_create(&info);
     if (hint) MPI_Info_set(info, "nc_indep_buffer_size", hint);
     CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
     MPI_Info_free(&info);
     CHECK_ERR(ncmpi_def_dim(nc, "t", NC_UNLIMITED, &d[0]));
     CHECK_ERR(ncmpi_def_dim(nc, "n", (MPI_Offset)NR * tu_nranks, &d[1]));
-    CHECK_ERR(ncmpi_def_dim(nc, "m", (MPI_Offset)NX * tu_nranks, &d[2]));
+    CHECK_ERR(ncmpi_def_dim(nc, "xr", XROWS, &d[2]));
+    /* a column to spare, so that no rank's part is whole rows; filled,
+     * since a sieving MPI-IO leaves what it likes in unwritten holes */
+    CHECK_ERR(ncmpi_def_dim(nc, "m", (MPI_Offset)XCOLS * tu_nranks + 1,
+                            &d[3]));
     CHECK_ERR(ncmpi_def_var(nc, "r", NC_INT, 2, d, r));
-    CHECK_ERR(ncmpi_def_var(nc, "x", NC_DOUBLE, 1, &d[2], x));
+    CHECK_ERR(ncmpi_def_var(nc, "x", NC_DOUBLE, 2, &d[2], x));
+    CHECK_ERR(ncmpi_def_var_fill(nc, *x, 0, NULL));
     CHECK_ERR(ncmpi_enddef(nc));
     return nc;
 }

@@ -121,7 +121,9 @@ static void run_case(int k)
     ncp_extents_init(&want);
     e1 = ncp_req_extents(&h, &r, &got);
     e2 = reference(&h, &v, &r, &want);
-    if (e1 == NC_NOERR && e2 == NC_NOERR && same(&got, &want)) {
+    if (e1 == NC_NOERR && e2 == NC_NOERR && same(&got, &want) &&
+        got.n <= ncp_req_nextents(&r) && ncp_req_nextents(&r) <= r.nelems &&
+        got.nbytes % ncp_req_nextents(&r) == 0) {
         passed++;
     } else {
         failed++;
@@ -170,9 +172,46 @@ static void whole_cases(void)
     ncp_extents_free(&e);
 }
 
+/* ncp_req_nextents counts the runs exactly where none touch. */
+static void expect_runs(const char *what, ncp_req *r, int64_t want)
+{
+    if (ncp_req_nextents(r) == want)
+        passed++;
+    else
+        failed++, printf("FAIL %s: %lld runs, want %lld\n", what,
+                         (long long)ncp_req_nextents(r), (long long)want);
+}
+
+static void run_counts(void)
+{
+    ncp_var v;
+    ncp_req r;
+    int64_t shape[3] = {4, 6, 5};
+    MPI_Offset start[3] = {0, 0, 0}, count[3] = {4, 6, 5},
+               stride[3] = {1, 1, 1};
+
+    memset(&v, 0, sizeof v);
+    memset(&r, 0, sizeof r);
+    v.ndims = 3, v.xtype = NC_INT, v.shape = shape;
+    r.var = &v, r.ndims = 3, r.nelems = 120;
+    r.start = start, r.count = count, r.stride = stride;
+    expect_runs("whole fixed variable", &r, 1);
+    shape[0] = 0, v.is_record = 1;
+    expect_runs("whole records", &r, 4);
+    start[1] = 1, count[1] = 3, r.nelems = 4 * 3 * 5;
+    expect_runs("records' middle rows", &r, 4);
+    start[2] = 1, count[2] = 2, r.nelems = 4 * 3 * 2;
+    expect_runs("a subarray's rows", &r, 12);
+    stride[2] = 2, r.nelems = 4 * 3 * 2;
+    expect_runs("a strided last dimension", &r, 24);
+    r.nelems = 0;
+    expect_runs("an empty request", &r, 0);
+}
+
 int main(void)
 {
     whole_cases();
+    run_counts();
     for (int k = 0; k < NCASES; k++)
         run_case(k);
     printf("%ld passed, %ld failed\n", passed, failed);
