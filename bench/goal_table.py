@@ -166,7 +166,7 @@ def shared_limits(path):
         for line in f:
             p = line.strip().split(",")
             if len(p) == 12 and p[:3] == ["csv", "shared_limit", "shared"] \
-                    and p[6] == "write":
+                    and p[4] == "-" and p[6] == "write":
                 out[int(p[5])] = float(p[11])
     return out
 
