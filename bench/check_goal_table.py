@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """ctest's check of goal_table.py (bench.goal_table): a results.csv made
 up here, whose ratios are known, must give those ratios, the `*` on the
-cells below their goal, the older build's ratio in parentheses and the
-count of cells meeting each goal."""
+cells below their goal, the older build's ratio in parentheses, the
+count of cells meeting each goal, and the read ceilings of shared_limit
+rows made up here."""
 import csv
 import os
 import subprocess
@@ -34,7 +35,28 @@ EXPECT = [
     "| write | combined | >= 1 | 1 | 1 | 0 | 0 | 1 |",
     "| write | shared | >= 0.9 | 1 | 0 | 0 | 1 | 1 |",
     "| read | best | >= 1 | 1 | 1 | 0 | 0 | 1 |",
+    # read ceilings: best of pread 50 and sieve 100 over own 400; the
+    # contiguous slice 300 over 400 (2 ranks), 200 over 400 (1 rank)
+    "| p8w8 | 64 | - | 0.25 |",
+    "| p0w8 | 32 | 0.50 | 0.75 |",
 ]
+# shared_limit's rows of three runs: own rows first, then the shared ones
+READ_LIMIT = """csv,shared_limit,own,b64,-,2,write,1,1,1,1,900
+csv,shared_limit,own,b64,-,2,read,1,1,1,1,400
+csv,shared_limit,shared,b64,p8w8,2,write,1,1,1,1,800
+csv,shared_limit,shared,b64,p8w8,2,read,1,1,1,1,390
+csv,shared_limit,pieces,b64,p8w8,2,write,1,1,1,1,10
+csv,shared_limit,pieces,b64,p8w8,2,read,1,1,1,1,50
+csv,shared_limit,pieces,b64,p8w8,2,sieve,1,1,1,1,100
+csv,shared_limit,own,b32,-,1,write,1,1,1,1,900
+csv,shared_limit,own,b32,-,1,read,1,1,1,1,400
+csv,shared_limit,shared,b32,p0w8,1,write,1,1,1,1,800
+csv,shared_limit,shared,b32,p0w8,1,read,1,1,1,1,200
+csv,shared_limit,own,b32,-,2,write,1,1,1,1,900
+csv,shared_limit,own,b32,-,2,read,1,1,1,1,400
+csv,shared_limit,shared,b32,p0w8,2,write,1,1,1,1,800
+csv,shared_limit,shared,b32,p0w8,2,read,1,1,1,1,300
+"""
 
 
 def main():
@@ -49,9 +71,13 @@ def main():
         sl = os.path.join(d, "sl.csv")
         with open(sl, "w") as f:
             f.write("csv,shared_limit,shared,b1,-,2,write,2,1,1,1,200\n")
+        rl = os.path.join(d, "rl.csv")
+        with open(rl, "w") as f:
+            f.write(READ_LIMIT)
         out = subprocess.run(
             [sys.executable, os.path.join(HERE, "goal_table.py"),
-             "/x=" + path, "--shared-limit", "/x=" + sl, "--contig", "b:c"],
+             "/x=" + path, "--shared-limit", "/x=" + sl, "--contig", "b:c",
+             "--read-limit", "/x=" + rl],
             capture_output=True, text=True, check=True).stdout
     bad = [e for e in EXPECT if e not in out]
     if bad or "**/x, write**" not in out or "machine" in out:

@@ -16,6 +16,11 @@ ran:
              bench/shared_limit measured at the same rank count
              (--shared-limit, cases named by --contig only).
 
+With --read-limit (shared_limit's csv of -p/-w runs) it adds, per
+directory, the read ceiling of a shared netCDF file: the better of the
+shared layout's reads over the own files' read, per pattern and rank
+count, to hold read/fpp against.
+
 A ratio of the current build below its goal (1.0; 0.8 for read/fpp,
 0.9 for shared) is marked with a trailing `*`. Every ratio is of two medians
 measured in the same run, so it is read against the same load. A last
@@ -171,6 +176,46 @@ def shared_limits(path):
     return out
 
 
+def read_limits(path):
+    """{(pattern, bytes): {np: ceiling}}: each shared_limit run's best
+    shared read (pieces by pread or sieve, else the contiguous slice)
+    over its own-file read.  A run's rows start with its own write."""
+    runs, cur = [], None
+    with open(path) as f:
+        for line in f:
+            p = line.strip().split(",")
+            if len(p) != 12 or p[:2] != ["csv", "shared_limit"]:
+                continue
+            if p[2] == "own" and p[6] == "write":
+                cur = {"np": int(p[5]), "bytes": p[3][1:], "pat": "-"}
+                runs.append(cur)
+            if cur is not None:
+                cur[(p[2], p[6])] = float(p[11])
+                if p[2] != "own":
+                    cur["pat"] = p[4]
+    out = {}
+    for r in runs:
+        shared = [r.get(k) for k in (("pieces", "read"), ("pieces", "sieve"))
+                  if r.get(k)] or [r.get(("shared", "read"))]
+        own = r.get(("own", "read"))
+        if own and shared[0]:
+            out.setdefault((r["pat"], r["bytes"]), {})[r["np"]] = \
+                max(shared) / own
+    return out
+
+
+def read_limit_table(dirname, limits):
+    ranks = sorted({n for v in limits.values() for n in v})
+    lines = ["", "**%s, read ceiling (shared_limit)**" % dirname, "",
+             "| pattern | bytes a rank | " +
+             " | ".join("np=%d" % n for n in ranks) + " |",
+             "|---|---|" + "---|" * len(ranks)]
+    for (pat, nbytes), by_np in limits.items():
+        lines.append("| %s | %s | %s |" % (pat, nbytes, " | ".join(
+            "%.2f" % by_np[n] if n in by_np else "-" for n in ranks)))
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("runs", nargs="+", metavar="DIRNAME=RESULTS.CSV")
@@ -181,6 +226,10 @@ def main(argv=None):
     ap.add_argument("--shared-limit", action="append", default=[],
                     metavar="DIRNAME=FILE",
                     help="shared_limit's csv output for that directory")
+    ap.add_argument("--read-limit", action="append", default=[],
+                    metavar="DIRNAME=FILE",
+                    help="shared_limit's csv of -p/-w runs for that "
+                         "directory")
     ap.add_argument("--contig", default="",
                     help="comma list of bench:case whose writes are read "
                          "against the shared-file ceiling")
@@ -196,6 +245,9 @@ def main(argv=None):
         for side in ("write", "read"):
             out += table(run, dirname, side, a, by_case, counts)
     out += count_table(counts)
+    for item in a.read_limit:
+        dirname, _, path = item.partition("=")
+        out += read_limit_table(dirname, read_limits(path))
     sys.stdout.write("\n".join(out).lstrip("\n") + "\n")
     return 0
 
