@@ -182,7 +182,7 @@ int64_t ncp_req_nextents(const ncp_req *r)
     if (r->nelems == 0) return 0;
     if (r->given) return r->given->n;
     if (r->ndims == 0) return 1;
-    top = run_dim(r->var, r);
+    top = run_dim(v, r);
     if ((r->ndims == 1 && v->is_record) || r->stride[top] != 1)
         return r->nelems;
     for (i = top; i < r->ndims; i++) run *= r->count[i];

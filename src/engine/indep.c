@@ -101,11 +101,8 @@ static void hold(ncp_dataset *ds, ncp_op **ops, int n, ncp_op **copies)
     }
 }
 
-/* Pieces this large gain nothing from being merged with other ranks' and
- * would only pay for the copy: the same size above which the posix
- * driver's collective write has each rank write its own extents. */
-#define NCP_INDEP_HOLD_BELOW ((int64_t)64 << 10)
-
+/* Pieces averaging NCP_IO_DIRECT_MIN bytes or more gain nothing from
+ * being merged with other ranks' and would only pay for the copy. */
 static int large_pieces(ncp_op **ops, int n)
 {
     int64_t bytes = 0, runs = 0;
@@ -114,7 +111,7 @@ static int large_pieces(ncp_op **ops, int n)
         bytes += ops[k]->xbytes;
         runs += ncp_req_nextents(&ops[k]->req);
     }
-    return runs > 0 && bytes / runs >= NCP_INDEP_HOLD_BELOW;
+    return runs > 0 && bytes / runs >= NCP_IO_DIRECT_MIN;
 }
 
 /* Only the posix driver: its collective write agrees on every rank's

@@ -87,6 +87,14 @@ int ncp_io_xferv(ncp_file *f, int collective, int is_write,
  * NC_EINTERNAL. */
 int ncp_io_swaps(const ncp_file *f, int collective, int is_write);
 
+/* Extents of at least this many bytes on average are written by the rank
+ * that holds them, not gathered to other ranks: a collective write on the
+ * posix driver whose ranks all write such extents skips the aggregators,
+ * and the engine writes independent puts of such pieces at once.  Each
+ * rank's few large pwritev calls cost less than copying every byte once
+ * more, and few calls a rank contend little for the file's lock. */
+#define NCP_IO_DIRECT_MIN ((int64_t)64 << 10)
+
 /* Independent contiguous access at an absolute offset through the
  * collective handle (used by rank 0 for header bytes). */
 int ncp_io_write_at(ncp_file *f, MPI_Offset off, const void *buf,

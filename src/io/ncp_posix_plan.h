@@ -58,12 +58,6 @@
 #define NCP_AGG_MIN_WINDOW ((MPI_Offset)48 << 10)
 #define NCP_AGG_WINDOW_STEP ((MPI_Offset)16 << 10)
 
-/* A collective write whose ranks all write extents of at least this
- * many bytes on average skips the aggregators: each rank's few large
- * pwritev calls cost less than copying every byte once more through an
- * aggregator, and few calls a rank contend little for the file's lock. */
-#define NCP_AGG_DIRECT_MIN ((MPI_Offset)64 << 10)
-
 /* The numbers ncp_plan_local gives, each reduced with MAX. */
 #define NCP_PLAN_NLOCAL 4
 
@@ -129,7 +123,7 @@ void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[NCP_PLAN_NLOCAL]);
 
 /* From the reduced numbers: does every rank write its own bytes instead
  * (some rank has bytes, and every rank that has averages at least
- * NCP_AGG_DIRECT_MIN bytes an extent)?  The same on every rank. */
+ * NCP_IO_DIRECT_MIN bytes an extent)?  The same on every rank. */
 int ncp_plan_direct(const MPI_Offset all[NCP_PLAN_NLOCAL]);
 
 /* From the reduced numbers: the range, the domains, the windows and the

@@ -72,7 +72,7 @@ void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[NCP_PLAN_NLOCAL])
 
 int ncp_plan_direct(const MPI_Offset all[NCP_PLAN_NLOCAL])
 {
-    return all[2] > 0 && -all[3] >= NCP_AGG_DIRECT_MIN;
+    return all[2] > 0 && -all[3] >= NCP_IO_DIRECT_MIN;
 }
 
 /*

@@ -410,7 +410,7 @@ static int direct_sim(const sim *s)
 }
 
 /* The reference: some rank has bytes, and every rank that has writes at
- * least NCP_AGG_DIRECT_MIN bytes an extent on average (compared without
+ * least NCP_IO_DIRECT_MIN bytes an extent on average (compared without
  * dividing). */
 static int ref_direct(const sim *s)
 {
@@ -419,7 +419,7 @@ static int ref_direct(const sim *s)
         const ncp_extents *e = &s->ext[r];
         if (e->nbytes == 0) continue;
         any = 1;
-        if (e->nbytes < NCP_AGG_DIRECT_MIN * e->n) return 0;
+        if (e->nbytes < NCP_IO_DIRECT_MIN * e->n) return 0;
     }
     return any;
 }
@@ -564,13 +564,13 @@ static void edge_cases(void)
     run_case(&s, "gaps", 0);
     sim_free(&s);
     /* the direct write's threshold: a mean extent of exactly
-     * NCP_AGG_DIRECT_MIN, one byte under it, and idle ranks */
+     * NCP_IO_DIRECT_MIN, one byte under it, and idle ranks */
     for (int under = 0; under < 2; under++) {
         sim_init(&s, 3);
         s.lim.naggr = 1;
         s.lim.round_cap = 1 << 20;
-        add(&s, 0, 0, NCP_AGG_DIRECT_MIN);
-        add(&s, 0, NCP_AGG_DIRECT_MIN + 7, NCP_AGG_DIRECT_MIN - under);
+        add(&s, 0, 0, NCP_IO_DIRECT_MIN);
+        add(&s, 0, NCP_IO_DIRECT_MIN + 7, NCP_IO_DIRECT_MIN - under);
         add(&s, 2, (int64_t)5 << 20, (int64_t)3 << 20);
         expect(direct_sim(&s) != under, "direct threshold");
         run_case(&s, "direct-threshold", under);
