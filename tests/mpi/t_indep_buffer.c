@@ -18,6 +18,7 @@
 
 #include "testutil.h"
 #include "have_ncpario.h"
+#include "heldutil.h"
 
 #define NX 16384 /* doubles a rank: 128 KiB, large enough to swap in place */
 #define NR 256   /* ints a rank and record: 1 KiB */
@@ -139,30 +140,6 @@ static void visibility(const char *path)
     free(a);
 }
 
-#ifdef HAVE_NCPARIO
-/* Whether ncpario should hold puts here: the posix driver, and a suite
- * run's PNETCDF_HINTS not choosing another size. */
-static int holds(int nc)
-{
-    MPI_Info info;
-    char drv[MPI_MAX_INFO_VAL + 1] = "";
-    const char *env = getenv("PNETCDF_HINTS");
-    int flag = 0;
-    CHECK_ERR(ncmpi_inq_file_info(nc, &info));
-    MPI_Info_get(info, "nc_driver", MPI_MAX_INFO_VAL, drv, &flag);
-    MPI_Info_free(&info);
-    return flag && strcmp(drv, "posix") == 0 &&
-           !(env && strstr(env, "nc_indep_buffer_size"));
-}
-
-static long long writes(int nc)
-{
-    ncpario_profile p;
-    CHECK_ERR(ncpario_inq_profile(nc, &p));
-    return p.mpiio_write_calls;
-}
-#endif
-
 /* Ten 1 KiB puts through a 4 KiB buffer: held four at a time. */
 static void limit(const char *path)
 {
@@ -174,20 +151,20 @@ static void limit(const char *path)
     nc = create(path, "4096", &x, &r);
     CHECK_ERR(ncmpi_begin_indep_data(nc));
 #ifdef HAVE_NCPARIO
-    counted = holds(nc);
-    w0 = writes(nc);
+    counted = tu_holds(nc);
+    w0 = tu_write_calls(nc);
 #endif
     for (k = 0; k < 10; k++) put_r(nc, r, k);
 #ifdef HAVE_NCPARIO
     if (counted)
-        CHECKF(writes(nc) - w0 == 2, "10 puts through 4 KiB: %lld writes",
-               writes(nc) - w0);
+        CHECKF(tu_write_calls(nc) - w0 == 2,
+               "10 puts through 4 KiB: %lld writes", tu_write_calls(nc) - w0);
 #endif
     CHECK_ERR(ncmpi_end_indep_data(nc));
 #ifdef HAVE_NCPARIO
     if (counted)
-        CHECKF(writes(nc) - w0 == 3, "end_indep_data: %lld writes in all",
-               writes(nc) - w0);
+        CHECKF(tu_write_calls(nc) - w0 == 3,
+               "end_indep_data: %lld writes in all", tu_write_calls(nc) - w0);
 #endif
     for (k = 0; k < 10; k++) check_r(nc, r, next, k, 1, "limited");
     CHECK_ERR(ncmpi_close(nc));
@@ -230,27 +207,28 @@ static void large(const char *path)
     nc = create(path, NULL, &x, &r);
     CHECK_ERR(ncmpi_begin_indep_data(nc));
 #ifdef HAVE_NCPARIO
-    counted = holds(nc);
-    w0 = writes(nc);
+    counted = tu_holds(nc);
+    w0 = tu_write_calls(nc);
 #endif
     put_x4(nc, x, 0, -3.0); /* held, then overwritten by gen 0 */
 #ifdef HAVE_NCPARIO
     if (counted)
-        CHECKF(writes(nc) == w0, "a small put: %lld writes", writes(nc) - w0);
+        CHECKF(tu_write_calls(nc) == w0,
+               "a small put: %lld writes", tu_write_calls(nc) - w0);
 #endif
     put_x(nc, x, 0, a);
 #ifdef HAVE_NCPARIO
     if (counted)
-        CHECKF(writes(nc) - w0 == 2, "held + large put: %lld writes",
-               writes(nc) - w0);
+        CHECKF(tu_write_calls(nc) - w0 == 2, "held + large put: %lld writes",
+               tu_write_calls(nc) - w0);
 #endif
     put_x4(nc, x, 100, -5.0); /* held, over gen 0, under gen 1 */
     put_x(nc, x, 1, a);
     put_x4(nc, x, 10, -7.0); /* held, over gen 1 */
 #ifdef HAVE_NCPARIO
     if (counted)
-        CHECKF(writes(nc) - w0 == 4, "before end_indep_data: %lld writes",
-               writes(nc) - w0);
+        CHECKF(tu_write_calls(nc) - w0 == 4,
+               "before end_indep_data: %lld writes", tu_write_calls(nc) - w0);
 #endif
     s = (MPI_Offset)tu_myrank * NX;
     CHECK_ERR(ncmpi_get_vara_double(nc, x, &s, &c, a));

@@ -18,6 +18,7 @@
 
 #include "testutil.h"
 #include "have_ncpario.h"
+#include "heldutil.h"
 
 /* x: each rank's part is XROWS rows of XCOLS doubles, 128 KiB in all
  * (large enough to swap in place) in 8 KiB pieces (small enough to be
@@ -172,30 +173,6 @@ static int create(const char *path, const char *hint, int *x, int *r)
     return nc;
 }
 
-#ifdef HAVE_NCPARIO
-/* Whether ncpario should hold puts here: the posix driver, and a suite
- * run's PNETCDF_HINTS not choosing another size. */
-static int holds(int nc)
-{
-    MPI_Info info;
-    char drv[MPI_MAX_INFO_VAL + 1] = "";
-    const char *env = getenv("PNETCDF_HINTS");
-    int flag = 0;
-    CHECK_ERR(ncmpi_inq_file_info(nc, &info));
-    MPI_Info_get(info, "nc_driver", MPI_MAX_INFO_VAL, drv, &flag);
-    MPI_Info_free(&info);
-    return flag && strcmp(drv, "posix") == 0 &&
-           !(env && strstr(env, "nc_indep_buffer_size"));
-}
-
-static long long writes(int nc)
-{
-    ncpario_profile p;
-    CHECK_ERR(ncpario_inq_profile(nc, &p));
-    return p.mpiio_write_calls;
-}
-#endif
-
 /* Visibility: to the rank itself at once, to the others at each point. */
 static void visibility(const char *path)
 {
@@ -210,8 +187,8 @@ static void visibility(const char *path)
     nc = create(path, NULL, &x, &r);
     CHECK_ERR(ncmpi_begin_indep_data(nc));
 #ifdef HAVE_NCPARIO
-    counted = holds(nc);
-    w0 = writes(nc);
+    counted = tu_holds(nc);
+    w0 = tu_write_calls(nc);
 #endif
     iput_x(nc, x, 0, 0, a);
     check_x(nc, x, tu_myrank, 0, 1, "own x by iget before sync");
@@ -219,7 +196,7 @@ static void visibility(const char *path)
     expect_numrecs(nc, 3, "own records before sync");
     check_r(nc, r, tu_myrank, 2, 1, "own record by iget before sync");
 #ifdef HAVE_NCPARIO
-    w0 = writes(nc); /* the igets wrote what was held */
+    w0 = tu_write_calls(nc); /* the igets wrote what was held */
 #endif
     /* the last rank's refused iput costs nobody anything */
     if (tu_myrank == tu_nranks - 1) {
@@ -232,8 +209,9 @@ static void visibility(const char *path)
     iput_r(nc, r, 3, 2, 1); /* records 3 and 4 by bput */
 #ifdef HAVE_NCPARIO
     if (counted)
-        CHECKF(writes(nc) == w0, "waited puts: %lld writes before sync",
-               writes(nc) - w0);
+        CHECKF(tu_write_calls(nc) == w0,
+               "waited puts: %lld writes before sync",
+               tu_write_calls(nc) - w0);
 #endif
     check_x(nc, x, tu_myrank, 2, 0, "own x after bput");
     CHECK_ERR(ncmpi_sync(nc));
@@ -277,20 +255,21 @@ static void limit(const char *path)
     nc = create(path, "4096", &x, &r);
     CHECK_ERR(ncmpi_begin_indep_data(nc));
 #ifdef HAVE_NCPARIO
-    counted = holds(nc);
-    w0 = writes(nc);
+    counted = tu_holds(nc);
+    w0 = tu_write_calls(nc);
 #endif
     for (k = 0; k < 10; k++) iput_r(nc, r, k, 1, k % 2);
 #ifdef HAVE_NCPARIO
     if (counted)
-        CHECKF(writes(nc) - w0 == 2, "10 waits through 4 KiB: %lld writes",
-               writes(nc) - w0);
+        CHECKF(tu_write_calls(nc) - w0 == 2,
+               "10 waits through 4 KiB: %lld writes",
+               tu_write_calls(nc) - w0);
 #endif
     CHECK_ERR(ncmpi_end_indep_data(nc));
 #ifdef HAVE_NCPARIO
     if (counted)
-        CHECKF(writes(nc) - w0 == 3, "end_indep_data: %lld writes in all",
-               writes(nc) - w0);
+        CHECKF(tu_write_calls(nc) - w0 == 3,
+               "end_indep_data: %lld writes in all", tu_write_calls(nc) - w0);
 #endif
     for (k = 0; k < 10; k++) check_r(nc, r, next, k, 2, "limited");
     CHECK_ERR(ncmpi_close(nc));
