@@ -63,8 +63,8 @@ struct opts {
 
 /* One timed phase's file and buffers. */
 struct xfer {
-    int fd, layout, width;
-    char *buf, *bounce; /* bounce: CHUNK bytes, or the piece when larger */
+    int fd, width; /* width: 0 for the own files, which keep native order */
+    char *buf, *bounce; /* bounce: CHUNK bytes */
 };
 
 static int rank, nprocs;
@@ -119,7 +119,7 @@ static int move(const struct xfer *x, int is_write, char *buf, long long n,
                 off_t off)
 {
     long long at = 0;
-    int w = x->layout == OWN ? 0 : x->width;
+    int w = x->width;
     while (at < n) {
         size_t want = (size_t)(n - at < CHUNK ? n - at : CHUNK);
         const char *from = buf + at;
@@ -154,7 +154,7 @@ static long long piece_len(const struct opts *o, long long i)
     return left < o->piece ? left : o->piece;
 }
 
-/* The pieces layout, one call (a CHUNK at most) per piece. */
+/* The pieces layout, one call per piece (per CHUNK of a larger one). */
 static int move_pieces(const struct opts *o, const struct xfer *x,
                        int is_write)
 {
@@ -197,7 +197,7 @@ static double timed(const struct opts *o, int layout, int phase, char *buf,
                     char *bounce, int *err)
 {
     char path[4096];
-    struct xfer x = {-1, layout, o->width, buf, bounce};
+    struct xfer x = {-1, layout == OWN ? 0 : o->width, buf, bounce};
     off_t off = layout == SHARED ? (off_t)o->bytes * rank : 0;
     double t0, t, tmax;
     int bad;
@@ -395,7 +395,7 @@ int main(int argc, char **argv)
         return how == 1 ? 0 : 2;
     }
     buf = malloc((size_t)o.bytes);
-    bounce = malloc((size_t)(o.piece > CHUNK ? o.piece : CHUNK));
+    bounce = malloc(CHUNK);
     err = !buf || !bounce;
     MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!err && rank == 0 && !o.csv)
