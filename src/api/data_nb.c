@@ -62,7 +62,7 @@
                               MPI_Offset *const *counts, Q T *buf, int *req) \
     {                                                                        \
         return ncp_api_varn(ncid, varid, num, starts, counts, buf, -1, mpit, \
-                            mt, isput, 0, isb, req);                         \
+                            mt, isput, 0, 1, isb, req);                       \
     }
 
 #define NCP_GEN_NB(t, T, mt, mpit)                      \
@@ -133,7 +133,7 @@ NCP_API_DATA_TYPES(NCP_GEN_NB)
                           int *req)                                          \
     {                                                                        \
         return ncp_api_varn(ncid, varid, num, starts, counts, buf, bufcount, \
-                            buftype, NCP_M_FLEX, isput, 0, isb, req);        \
+                            buftype, NCP_M_FLEX, isput, 0, 1, isb, req);     \
     }
 
 NCP_THREE_WAYS(NCP_NBF_VAR, 0)

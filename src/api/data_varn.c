@@ -19,7 +19,7 @@
                                    MPI_Offset *const *counts, Q T *buf)     \
     {                                                                       \
         return ncp_api_varn(ncid, varid, num, starts, counts, buf, -1,      \
-                            mpit, mt, isput, coll, 0, NULL);                \
+                            mpit, mt, isput, coll, 0, 0, NULL);                \
     }
 
 #define NCP_VARN_FLEX(op, all, coll, isput, Q, unused)                      \
@@ -30,7 +30,7 @@
     {                                                                       \
         return ncp_api_varn(ncid, varid, num, starts, counts, buf,          \
                             bufcount, buftype, NCP_M_FLEX, isput, coll, 0,  \
-                            NULL);                                          \
+                            0, NULL);                                         \
     }
 
 #define NCP_GEN_VARN(t, T, mt, mpit) \

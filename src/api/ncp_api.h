@@ -115,14 +115,16 @@ static inline int ncp_api_post(int ncid, int varid, ncp_shape_kind kind,
     return ncp_data_post(&a, is_bput, req);
 }
 
-/* num subarrays of one variable and one buffer: blocking when req is
- * NULL (collective as given), else posted (bput when is_bput). */
+/* num subarrays of one variable and one buffer: blocking unless posted
+ * (collective as given), else posted (bput when is_bput) with its id in
+ * *req.  A posted call may pass req NULL, as E3SM does: the request is
+ * still queued, and wait_all(NC_REQ_ALL) completes it. */
 static inline int ncp_api_varn(int ncid, int varid, int num,
                                MPI_Offset *const *starts,
                                MPI_Offset *const *counts, const void *buf,
                                MPI_Offset bufcount, MPI_Datatype buftype,
                                int mtype, int is_put, int collective,
-                               int is_bput, int *req)
+                               int posted, int is_bput, int *req)
 {
     ncp_data_args a = ncp_api_args(ncid, varid, NCP_SHAPE_VARN, NULL, NULL,
                                    NULL, NULL, buf, bufcount, buftype, mtype,
@@ -130,7 +132,7 @@ static inline int ncp_api_varn(int ncid, int varid, int num,
     a.num = num;
     a.starts = starts;
     a.counts = counts;
-    return req ? ncp_data_post(&a, is_bput, req) : ncp_data_access(&a);
+    return posted ? ncp_data_post(&a, is_bput, req) : ncp_data_access(&a);
 }
 
 #endif /* NCP_API_H */
