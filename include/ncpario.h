@@ -78,9 +78,9 @@ extern int ncpario_inq_profile(int ncid, ncpario_profile *prof);
 extern const char *ncpario_version(void);
 
 /* ncpario's own, more specific text for a status code.  ncmpi_strerror
- * returns netCDF's standard string for the codes netCDF defines (programs
- * compare it), and this text for the codes PnetCDF adds; this function
- * returns ncpario's text for every code. */
+ * returns PnetCDF's text for every code, since programs compare it; this
+ * function returns ncpario's, "Unknown status code" for a code it does
+ * not know. */
 extern const char *ncpario_strerror_detail(int err);
 
 #ifdef __cplusplus

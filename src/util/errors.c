@@ -4,22 +4,26 @@
  * ncpario_version()).
  *
  * One table, NCP_ERRORS, pairs each code of include/pnetcdf.h with two
- * texts: netCDF's standard string, for the codes netCDF itself defines
- * (programs and test suites compare ncmpi_strerror's text with it, so it
- * is reproduced as netCDF prints it), and a message written for ncpario,
- * which ncmpi_strerror returns for the codes PnetCDF adds (NULL in the
- * first column) and ncpario_strerror_detail returns for every code.  All
+ * texts: the one PnetCDF 1.12.3's ncmpi_strerror returns, and a message
+ * written for ncpario, which ncpario_strerror_detail returns.  Programs
+ * and test suites compare ncmpi_strerror's text (PIO matches the start of
+ * the text of a code, netCDF's nc_test expects "Unknown Error" for a code
+ * it does not know), so the first text is PnetCDF's to the letter, and a
+ * code PnetCDF's strerror does not know (NULL in the first column, though
+ * its header names it) gets PnetCDF's unknown-code text and name.  All
  * lookups are generated from the table, so a code cannot have a name
- * without a message.  The lookup is a switch built from
- * the table, which makes the compiler reject two entries with one value;
- * that is why the alias spellings (NC_EDMR, NC_EURL, NC_ECMODE, the
- * *_MULTIDEFINE forms ...) are absent: each value is named once, by its
- * canonical spelling.
+ * without a message.  The lookup is a switch built from the table, which
+ * makes the compiler reject two entries with one value; that is why the
+ * alias spellings (NC_EDMR, NC_EURL, NC_ECMODE, the *_MULTIDEFINE forms
+ * ...) are absent: each value is named once, by its canonical spelling.
  *
- * Invariants: every returned pointer is to static constant storage (no
- * buffers, no state), so the functions are safe to call from any thread.
+ * Invariants: the texts of the table are static constant storage; the
+ * texts that carry a number (an unknown code, a system errno's name) are
+ * formatted into a buffer of the calling thread, valid until its next call
+ * of the same function, so the functions are safe to call from any thread.
  * Positive values are system errno values, as NC_ISSYSERR() defines.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "ncpario.h"
@@ -87,7 +91,8 @@
       "NetCDF: Action prohibited on NC_GLOBAL varid",                        \
       "The operation cannot be applied to NC_GLOBAL")                        \
     X(NC_ENOTNC,                                                             \
-      "NetCDF: Unknown file format (file format violates CDF specification)",\
+      "NetCDF: Unknown file format (file format violates CDF "               \
+      "specification)",                                                      \
       "The file is not in a netCDF classic format")                          \
     X(NC_ESTS,                                                               \
       "NetCDF: In Fortran, string too short",                                \
@@ -250,7 +255,8 @@
       "NetCDF: Attempt to define fill value when data already exists.",      \
       "The fill value cannot change once data exists")                       \
     X(NC_ELATEDEF,                                                           \
-      "NetCDF: Attempt to define var properties, like deflate, after enddef.",\
+      "NetCDF: Attempt to define var properties, like deflate, after "       \
+      "enddef.",                                                             \
       "The variable property must be set before ncmpi_enddef")               \
     X(NC_EDIMSCALE,                                                          \
       "NetCDF: Problem with HDF5 dimscales.",                                \
@@ -310,225 +316,228 @@
       "NetCDF: Some object not found",                                       \
       "An expected object does not exist")                                   \
     X(NC_EPLUGIN,                                                            \
-      "NetCDF: Unclassified failure in accessing a dynamically loaded plugin",\
+      "NetCDF: Unclassified failure in accessing a dynamically "             \
+      "loaded plugin",                                                       \
       "A dynamically loaded plugin failed")                                  \
     X(NC_ESMALL,                                                             \
-      NULL,                                                                  \
+      "Size of MPI_Offset or MPI_Aint too small for requested format",       \
       "MPI_Offset is too small for this file format")                        \
     X(NC_ENOTINDEP,                                                          \
-      NULL,                                                                  \
+      "Operation not allowed in collective data mode",                       \
       "The call needs independent data mode; call ncmpi_begin_indep_data "   \
       "first")                                                               \
     X(NC_EINDEP,                                                             \
-      NULL,                                                                  \
+      "Operation not allowed in independent data mode",                      \
       "The call is not allowed in independent data mode; call "              \
       "ncmpi_end_indep_data first")                                          \
     X(NC_EFILE,                                                              \
-      NULL,                                                                  \
+      "Unknown error in file operation",                                     \
       "File operation failed")                                               \
     X(NC_EREAD,                                                              \
-      NULL,                                                                  \
+      "Unknown error occurs in reading file",                                \
       "Reading the file failed")                                             \
     X(NC_EWRITE,                                                             \
-      NULL,                                                                  \
+      "Unknown error occurs in writing file",                                \
       "Writing the file failed")                                             \
     X(NC_EOFILE,                                                             \
-      NULL,                                                                  \
+      "Fail to open/create file",                                            \
       "The file could not be opened or created")                             \
     X(NC_EMULTITYPES,                                                        \
-      NULL,                                                                  \
+      "Multiple etypes used in MPI datatype",                                \
       "The MPI datatype mixes several element types")                        \
     X(NC_EIOMISMATCH,                                                        \
-      NULL,                                                                  \
+      "Input/Output data amount mismatch",                                   \
       "The buffer holds a different number of elements than the request "    \
       "selects")                                                             \
     X(NC_ENEGATIVECNT,                                                       \
-      NULL,                                                                  \
+      "Negative count is prohibited",                                        \
       "A count is negative")                                                 \
     X(NC_EUNSPTETYPE,                                                        \
-      NULL,                                                                  \
+      "Unsupported etype in the MPI datatype describing the I/O buffer",     \
       "The MPI datatype's element type is not supported")                    \
     X(NC_EINVAL_REQUEST,                                                     \
-      NULL,                                                                  \
+      "Invalid nonblocking request ID.",                                     \
       "The id does not name a pending nonblocking request")                  \
     X(NC_EAINT_TOO_SMALL,                                                    \
-      NULL,                                                                  \
+      "MPI_Aint not large enough to hold requested value.",                  \
       "The value does not fit in MPI_Aint")                                  \
     X(NC_ENOTSUPPORT,                                                        \
-      NULL,                                                                  \
+      "Feature is not yet supported.",                                       \
       "The feature is not supported")                                        \
     X(NC_ENULLBUF,                                                           \
-      NULL,                                                                  \
-      "The buffer to attach is NULL")                                        \
+      "Trying to attach a NULL buffer or the buffer size is negative.",      \
+      "A data call's buffer is NULL while its selection is not empty, or "   \
+      "the buffer to attach has no size")                                    \
     X(NC_EPREVATTACHBUF,                                                     \
-      NULL,                                                                  \
+      "Previous attached buffer is found.",                                  \
       "A buffer is already attached")                                        \
     X(NC_ENULLABUF,                                                          \
-      NULL,                                                                  \
+      "No attached buffer is found.",                                        \
       "No buffer is attached")                                               \
     X(NC_EPENDINGBPUT,                                                       \
-      NULL,                                                                  \
+      "Cannot detach buffer due to pending bput request is found.",          \
       "Buffered puts are still pending, so the buffer cannot be detached")   \
     X(NC_EINSUFFBUF,                                                         \
-      NULL,                                                                  \
+      "Attached buffer is too small.",                                       \
       "The attached buffer has too little room left")                        \
     X(NC_ENOENT,                                                             \
-      NULL,                                                                  \
+      "Specified netCDF file does not exist.",                               \
       "The file does not exist")                                             \
     X(NC_EINTOVERFLOW,                                                       \
-      NULL,                                                                  \
+      "Integer type casting overflow.",                                      \
       "The value does not fit in a 4-byte integer")                          \
     X(NC_ENOTENABLED,                                                        \
-      NULL,                                                                  \
+      "Feature is not enabled at configure time.",                           \
       "The feature is not enabled")                                          \
     X(NC_EBAD_FILE,                                                          \
-      NULL,                                                                  \
+      "Invalid file name (e.g., path name too long).",                       \
       "The file name is not valid")                                          \
     X(NC_ENO_SPACE,                                                          \
-      NULL,                                                                  \
+      "Not enough space.",                                                   \
       "No space is left on the device")                                      \
     X(NC_EQUOTA,                                                             \
-      NULL,                                                                  \
+      "Quota exceeded.",                                                     \
       "The disk quota is exhausted")                                         \
     X(NC_ENULLSTART,                                                         \
-      NULL,                                                                  \
+      "Argument start is a NULL pointer",                                    \
       "The start argument is NULL")                                          \
     X(NC_ENULLCOUNT,                                                         \
-      NULL,                                                                  \
+      "Argument count is a NULL pointer",                                    \
       "The count argument is NULL")                                          \
     X(NC_EINVAL_CMODE,                                                       \
-      NULL,                                                                  \
+      "Invalid file create mode",                                            \
       "The create mode is not valid")                                        \
     X(NC_ETYPESIZE,                                                          \
-      NULL,                                                                  \
+      "MPI datatype size error (bigger than the variable size)",             \
       "The MPI datatype is larger than the request")                         \
     X(NC_ETYPE_MISMATCH,                                                     \
-      NULL,                                                                  \
+      "etype of the MPI datatype mismatches the variable data type",         \
       "The MPI datatype's element type does not match the variable's type")  \
     X(NC_ETYPESIZE_MISMATCH,                                                 \
-      NULL,                                                                  \
+      "MPI filetype size mismatches buftype size * bufcount",                \
       "The file type and buffer type sizes differ")                          \
     X(NC_ESTRICTCDF2,                                                        \
-      NULL,                                                                  \
+      "Attempting CDF-5 operation on strict CDF or CDF-2 file",              \
       "The operation needs the CDF-5 format")                                \
     X(NC_ENOTRECVAR,                                                         \
-      NULL,                                                                  \
+      "Attempting operation only for record variables",                      \
       "The operation needs a record variable")                               \
     X(NC_ENOTFILL,                                                           \
-      NULL,                                                                  \
+      "Attempting to fill a record when its variable fill mode is off",      \
       "The variable's fill mode is off, so it cannot be filled")             \
     X(NC_EINVAL_OMODE,                                                       \
-      NULL,                                                                  \
+      "Invalid or unsupported file open mode",                               \
       "The open mode is not valid")                                          \
     X(NC_EPENDING,                                                           \
-      NULL,                                                                  \
+      "Pending nonblocking request is found at file close",                  \
       "Nonblocking requests are still pending")                              \
     X(NC_EMAX_REQ,                                                           \
-      NULL,                                                                  \
+      "Size of I/O request exceeds INT_MAX",                                 \
       "A single request is larger than INT_MAX bytes")                       \
     X(NC_EBADLOG,                                                            \
-      NULL,                                                                  \
+      "Unrecognized burst buffering log file format.",                       \
       "The log file format is not recognised")                               \
     X(NC_EFLUSHED,                                                           \
-      NULL,                                                                  \
+      "Nonblocking requests already flushed.",                               \
       "The request has already been written and cannot be cancelled")        \
     X(NC_EADIOS,                                                             \
-      NULL,                                                                  \
+      "unknown ADIOS error.",                                                \
       "The ADIOS layer reported a failure")                                  \
     X(NC_EMULTIDEFINE,                                                       \
-      NULL,                                                                  \
+      "File header is inconsistent among processes",                         \
       "Processes disagree about the dataset definition")                     \
     X(NC_EMULTIDEFINE_OMODE,                                                 \
-      NULL,                                                                  \
+      "File open mode is inconsistent among processes.",                     \
       "Processes passed different open or create modes")                     \
     X(NC_EMULTIDEFINE_DIM_NUM,                                               \
-      NULL,                                                                  \
+      "Number of dimensions is inconsistent among processes.",               \
       "Processes defined different numbers of dimensions")                   \
     X(NC_EMULTIDEFINE_DIM_SIZE,                                              \
-      NULL,                                                                  \
+      "Dimension size is inconsistent among processes.",                     \
       "Processes gave a dimension different lengths")                        \
     X(NC_EMULTIDEFINE_DIM_NAME,                                              \
-      NULL,                                                                  \
+      "Dimension name is inconsistent among processes.",                     \
       "Processes gave a dimension different names")                          \
     X(NC_EMULTIDEFINE_VAR_NUM,                                               \
-      NULL,                                                                  \
+      "Number of variables is inconsistent among processes.",                \
       "Processes defined different numbers of variables")                    \
     X(NC_EMULTIDEFINE_VAR_NAME,                                              \
-      NULL,                                                                  \
+      "Variable name is inconsistent among processes.",                      \
       "Processes gave a variable different names")                           \
     X(NC_EMULTIDEFINE_VAR_NDIMS,                                             \
-      NULL,                                                                  \
+      "Dimensionality of this variable is inconsistent among processes.",    \
       "Processes gave a variable different numbers of dimensions")           \
     X(NC_EMULTIDEFINE_VAR_DIMIDS,                                            \
-      NULL,                                                                  \
+      "Dimension IDs used to define this variable are inconsistent among "   \
+      "processes.",                                                          \
       "Processes gave a variable different dimensions")                      \
     X(NC_EMULTIDEFINE_VAR_TYPE,                                              \
-      NULL,                                                                  \
+      "Data type of this variable is inconsistent among processes.",         \
       "Processes gave a variable different types")                           \
     X(NC_EMULTIDEFINE_VAR_LEN,                                               \
-      NULL,                                                                  \
+      "Number of elements of this variable is inconsistent among "           \
+      "processes.",                                                          \
       "Processes computed different variable sizes")                         \
     X(NC_EMULTIDEFINE_NUMRECS,                                               \
-      NULL,                                                                  \
+      "Number of records is inconsistent among processes.",                  \
       "Processes disagree about the number of records")                      \
     X(NC_EMULTIDEFINE_VAR_BEGIN,                                             \
-      NULL,                                                                  \
+      "Starting file offset of this variable is inconsistent among "         \
+      "processes.",                                                          \
       "Processes computed different variable file offsets")                  \
     X(NC_EMULTIDEFINE_ATTR_NUM,                                              \
-      NULL,                                                                  \
+      "Number of attributes is inconsistent among processes.",               \
       "Processes defined different numbers of attributes")                   \
     X(NC_EMULTIDEFINE_ATTR_SIZE,                                             \
-      NULL,                                                                  \
+      "Memory space used by attribute (internal use) is inconsistent "       \
+      "among processes.",                                                    \
       "Processes hold attributes of different sizes")                        \
     X(NC_EMULTIDEFINE_ATTR_NAME,                                             \
-      NULL,                                                                  \
+      "Attribute name is inconsistent among processes.",                     \
       "Processes gave an attribute different names")                         \
     X(NC_EMULTIDEFINE_ATTR_TYPE,                                             \
-      NULL,                                                                  \
+      "Attribute type is inconsistent among processes.",                     \
       "Processes gave an attribute different types")                         \
     X(NC_EMULTIDEFINE_ATTR_LEN,                                              \
-      NULL,                                                                  \
+      "Attribute length is inconsistent among processes.",                   \
       "Processes gave an attribute different lengths")                       \
     X(NC_EMULTIDEFINE_ATTR_VAL,                                              \
-      NULL,                                                                  \
+      "Attribute value is inconsistent among processes.",                    \
       "Processes gave an attribute different values")                        \
     X(NC_EMULTIDEFINE_FNC_ARGS,                                              \
-      NULL,                                                                  \
+      "Arguments in collective API are inconsistent among processes.",       \
       "Processes passed different arguments to a collective call")           \
     X(NC_EMULTIDEFINE_FILL_MODE,                                             \
-      NULL,                                                                  \
+      "File fill mode is inconsistent among processes.",                     \
       "Processes set different dataset fill modes")                          \
     X(NC_EMULTIDEFINE_VAR_FILL_MODE,                                         \
-      NULL,                                                                  \
+      "Variable fill mode is inconsistent among processes.",                 \
       "Processes set different fill modes for a variable")                   \
     X(NC_EMULTIDEFINE_VAR_FILL_VALUE,                                        \
-      NULL,                                                                  \
+      "Variable fill value is inconsistent among processes.",                \
       "Processes set different fill values for a variable")                  \
     X(NC_EMULTIDEFINE_CMODE,                                                 \
-      NULL,                                                                  \
+      "File create mode is inconsistent among processes.",                   \
       "Processes passed different create modes")
 
-static const char ncp_unknown_msg[] = "Unknown status code";
-static const char ncp_unknown_name[] = "(unknown status code)";
-static const char ncp_syserr_name[] = "(system errno)";
-
 /*
- * Set *name, *nc_msg (netCDF's text, NULL for a code netCDF does not
- * define) and *msg (ncpario's text) for a code of the table.  Returns 1 when the code is
- * known, 0 otherwise (outputs untouched).  A switch, not a loop, so that a
- * duplicate value in the table is a compile error.
+ * Set *name, *pnc_msg (PnetCDF's text, NULL where PnetCDF's strerror does
+ * not know the code) and *msg (ncpario's text) for a code of the table.
+ * Returns 1 when the code is in the table, 0 otherwise (outputs
+ * untouched).  A switch, not a loop, so that a duplicate value in the
+ * table is a compile error.
  */
-static int ncp_error_lookup(int err, const char **name, const char **nc_msg,
+static int ncp_error_lookup(int err, const char **name, const char **pnc_msg,
                             const char **msg)
 {
     int found = 1;
 
     switch (err) {
-#define NCP_ERROR_CASE(code, nc_text, text) \
-    case code:                              \
-        *name = #code;                      \
-        *nc_msg = nc_text;                  \
-        *msg = text;                        \
+#define NCP_ERROR_CASE(code, pnc_text, text) \
+    case code:                               \
+        *name = #code;                       \
+        *pnc_msg = pnc_text;                 \
+        *msg = text;                         \
         break;
         NCP_ERRORS(NCP_ERROR_CASE)
 #undef NCP_ERROR_CASE
@@ -539,43 +548,49 @@ static int ncp_error_lookup(int err, const char **name, const char **nc_msg,
     return found;
 }
 
+/* PnetCDF's text for a code it does not know: the code right-aligned in
+ * five columns, then a newline, which programs that print it rely on. */
 const char *ncmpi_strerror(int err)
 {
-    const char *name = ncp_unknown_name;
-    const char *nc_msg = NULL;
-    const char *msg = ncp_unknown_msg;
+    static _Thread_local char unknown[64];
+    const char *name, *pnc_msg = NULL, *msg;
 
     if (NC_ISSYSERR(err))
-        msg = strerror(err);
-    else
-        (void)ncp_error_lookup(err, &name, &nc_msg, &msg);
-    return nc_msg ? nc_msg : msg;
+        return strerror(err);
+    if (ncp_error_lookup(err, &name, &pnc_msg, &msg) && pnc_msg)
+        return pnc_msg;
+    snprintf(unknown, sizeof unknown,
+             "Unknown Error: Unrecognized error code %5d\n", err);
+    return unknown;
 }
 
 const char *ncpario_strerror_detail(int err)
 {
-    const char *name = ncp_unknown_name;
-    const char *nc_msg = NULL;
-    const char *msg = ncp_unknown_msg;
+    const char *name, *pnc_msg, *msg = "Unknown status code";
 
     if (NC_ISSYSERR(err))
-        msg = strerror(err);
-    else
-        (void)ncp_error_lookup(err, &name, &nc_msg, &msg);
+        return strerror(err);
+    (void)ncp_error_lookup(err, &name, &pnc_msg, &msg);
     return msg;
 }
 
+/* The code's constant name; numbered texts where PnetCDF prints them.
+ * PnetCDF 1.12.3 has strerror texts for netCDF 4.8's codes NC_ENCZARR to
+ * NC_EPLUGIN but no names, so they are unknown here. */
 const char *ncmpi_strerrno(int err)
 {
-    const char *name = ncp_unknown_name;
-    const char *nc_msg = NULL;
-    const char *msg = ncp_unknown_msg;
+    static _Thread_local char numbered[320];
+    const char *name, *pnc_msg = NULL, *msg;
 
     if (NC_ISSYSERR(err))
-        name = ncp_syserr_name;
+        snprintf(numbered, sizeof numbered, "System error code %d (%s)", err,
+                 strerror(err));
+    else if (ncp_error_lookup(err, &name, &pnc_msg, &msg) && pnc_msg &&
+             (err > NC_ENCZARR || err < NC_EPLUGIN))
+        return name;
     else
-        (void)ncp_error_lookup(err, &name, &nc_msg, &msg);
-    return name;
+        snprintf(numbered, sizeof numbered, "Unknown code %d", err);
+    return numbered;
 }
 
 /* Programs parse the leading version number, as PnetCDF prints it. */

@@ -1,8 +1,11 @@
 /* ncp-test: RANKS 1 2 4 NO_CDL */
 /* t_strerror -- ncmpi_strerror returns netCDF's standard text for every
  * code netCDF defines, as PnetCDF 1.12.3 does: programs and test suites
- * compare these strings.  (The codes PnetCDF adds, -201 and below, have
- * texts of each library's own and are not compared.)  Writes no file.
+ * compare these strings, and PnetCDF's text for two codes programs are
+ * known to compare: PIO's test_pioc matches the start of -255's, and
+ * netCDF's nc_test expects "Unknown Error" for a code nobody defines.
+ * (interop.strerror_probe compares every code's text with PnetCDF's.)
+ * Writes no file.
  */
 #include "testutil.h"
 
@@ -119,6 +122,8 @@ static const struct {
     {-142,
      "NetCDF: Unclassified failure in accessing a dynamically "
      "loaded plugin"},
+    {-255, "Number of variables is inconsistent among processes."},
+    {-300, "Unknown Error: Unrecognized error code  -300\n"},
 };
 
 int main(int argc, char **argv)

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# layout_probe_check.sh -- ctest interop.layout_probe: ncpario must place
-# the header and every variable exactly where PnetCDF does.
+# probe_pair_check.sh -- ctest interop.<probe>: one probe program, built
+# once against ncpario and once against PnetCDF, must print the same.
 #
-#   layout_probe_check.sh PROBE_NCPARIO PROBE_PNETCDF WORKDIR [NP]
+#   probe_pair_check.sh PROBE_NCPARIO PROBE_PNETCDF WORKDIR [NP]
 #
-# Both arguments are tests/interop/layout_probe.c, built once against
-# ncpario and once against PnetCDF.  Each runs on NP ranks (default 1) with
-# its files under WORKDIR; their outputs (one line per case: header size,
-# extent, recsize, every variable's offset) must be identical.
+# Each build runs on NP ranks (default 1) with WORKDIR/ours or
+# WORKDIR/theirs as its argument, for any files it writes; their outputs
+# (one line per case: for layout_probe.c the header size, extent, recsize
+# and every variable's offset, for strerror_probe.c each code's name and
+# text) must be identical.
 set -uo pipefail
 
 if [ $# -lt 3 ] || [ $# -gt 4 ]; then
@@ -35,7 +36,7 @@ timeout "$limit" mpirun --oversubscribe -np "$np" "$theirs" "$work/theirs" \
 grep -v '^Warning: ' "$work/theirs.txt" > "$work/theirs.cases"
 grep -v '^Warning: ' "$work/ours.txt" > "$work/ours.cases"
 if ! diff -u "$work/theirs.cases" "$work/ours.cases"; then
-    echo "FAIL: layouts differ (- PnetCDF, + ncpario)"
+    echo "FAIL: outputs differ (- PnetCDF, + ncpario)"
     exit 1
 fi
-echo "PASS: $(wc -l < "$work/ours.cases") layout cases identical"
+echo "PASS: $(wc -l < "$work/ours.cases") cases identical"
