@@ -51,6 +51,22 @@ int ncp_header_write_empty(ncp_dataset *ds)
     return ncp_agree(ds->comm, err);
 }
 
+/* Whether the file is HDF5, which a classic-only build opens with
+ * NC_ENOTBUILT, as PnetCDF built without netCDF-4 does. */
+static int is_hdf5(ncp_dataset *ds, MPI_Offset fsize)
+{
+    unsigned char sig[8];
+    int64_t off, got = 0;
+
+    for (off = 0; off + 8 <= fsize; off = ncp_hdf5_next_offset(off)) {
+        if (ncp_io_read_at(&ds->file, off, sig, 8, &got) != NC_NOERR ||
+            got < 8)
+            break;
+        if (ncp_is_hdf5_signature(sig)) return 1;
+    }
+    return 0;
+}
+
 /* Rank 0: read and decode until the whole header is in memory. */
 static int read_root(ncp_dataset *ds, void **bytes, int64_t *nbytes,
                      MPI_Offset *file_size)
@@ -86,6 +102,7 @@ static int read_root(ncp_dataset *ds, void **bytes, int64_t *nbytes,
         }
         want = need;
     }
+    if (err == NC_ENOTNC && is_hdf5(ds, fsize)) err = NC_ENOTBUILT;
     if (err == NC_NOERR) {
         *bytes = buf;
         *nbytes = got;

@@ -239,34 +239,42 @@ int ncmpi_inq_format(int ncid, int *formatp)
     return NC_NOERR;
 }
 
-/* Reads the 8-byte signature alone; does not validate the header. */
+/* Reads the 8-byte signature alone (and, for HDF5, the signatures after
+ * a user block); does not validate the header.  A file too short for a
+ * signature is NC_EFILE, as in PnetCDF. */
 int ncmpi_inq_file_format(const char *filename, int *formatp)
 {
-    static const unsigned char hdf5_sig[8] = {0x89, 'H', 'D', 'F',
-                                              '\r', '\n', 0x1a, '\n'};
     unsigned char sig[8] = {0};
     MPI_File fh;
-    MPI_Status st;
-    int mpierr, got = 0;
+    MPI_Offset size = 0, off;
+    int mpierr;
 
     if (!filename) return NC_EINVAL;
     mpierr = MPI_File_open(MPI_COMM_SELF, filename, MPI_MODE_RDONLY,
                            MPI_INFO_NULL, &fh);
     if (mpierr != MPI_SUCCESS) return ncp_mpi_err(mpierr, NC_ENOENT);
-    mpierr = MPI_File_read_at(fh, 0, sig, 8, MPI_BYTE, &st);
-    if (mpierr == MPI_SUCCESS) MPI_Get_count(&st, MPI_BYTE, &got);
-    MPI_File_close(&fh);
-    if (mpierr != MPI_SUCCESS) return NC_EREAD;
-    if (!formatp) return NC_NOERR;
-    *formatp = NC_FORMAT_UNKNOWN;
-    if (got >= 4 && memcmp(sig, "CDF", 3) == 0) {
-        if (sig[3] == 1) *formatp = NC_FORMAT_CLASSIC;
-        else if (sig[3] == 2) *formatp = NC_FORMAT_CDF2;
-        else if (sig[3] == 5) *formatp = NC_FORMAT_CDF5;
-    } else if (got == 8 && memcmp(sig, hdf5_sig, 8) == 0) {
-        *formatp = NC_FORMAT_NETCDF4;
+    mpierr = MPI_File_get_size(fh, &size);
+    if (mpierr == MPI_SUCCESS && size < 8) {
+        MPI_File_close(&fh);
+        return NC_EFILE;
     }
-    return NC_NOERR;
+    if (formatp) *formatp = NC_FORMAT_UNKNOWN;
+    for (off = 0; mpierr == MPI_SUCCESS && off + 8 <= size;
+         off = ncp_hdf5_next_offset(off)) {
+        mpierr = MPI_File_read_at(fh, off, sig, 8, MPI_BYTE, MPI_STATUS_IGNORE);
+        if (mpierr == MPI_SUCCESS && off == 0 && memcmp(sig, "CDF", 3) == 0) {
+            if (formatp && sig[3] == 1) *formatp = NC_FORMAT_CLASSIC;
+            if (formatp && sig[3] == 2) *formatp = NC_FORMAT_CDF2;
+            if (formatp && sig[3] == 5) *formatp = NC_FORMAT_CDF5;
+            break;
+        }
+        if (mpierr == MPI_SUCCESS && ncp_is_hdf5_signature(sig)) {
+            if (formatp) *formatp = NC_FORMAT_NETCDF4;
+            break;
+        }
+    }
+    MPI_File_close(&fh);
+    return mpierr == MPI_SUCCESS ? NC_NOERR : NC_EREAD;
 }
 
 /* The file's format as the create-mode flag that selects it. */

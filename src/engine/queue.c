@@ -396,8 +396,7 @@ int ncmpi_inq_nreqs(int ncid, int *nreqs)
     ncp_dataset *ds;
     int err;
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if (!nreqs) return NC_EINVAL;
-    *nreqs = count_ids(ds->queue.ops, ds->queue.n);
+    if (nreqs) *nreqs = count_ids(ds->queue.ops, ds->queue.n);
     return NC_NOERR;
 }
 

@@ -719,3 +719,10 @@ done:
     else ncp_header_free(&t);
     return err;
 }
+
+int ncp_is_hdf5_signature(const unsigned char sig[8])
+{
+    static const unsigned char hdf5[8] = {0x89, 'H', 'D', 'F',
+                                          '\r', '\n', 0x1a, '\n'};
+    return memcmp(sig, hdf5, 8) == 0;
+}

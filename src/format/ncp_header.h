@@ -135,6 +135,15 @@ int ncp_header_encode(const ncp_header *h, void *buf, int64_t bufsize);
 int ncp_header_decode(const void *buf, int64_t len, int64_t file_size,
                       ncp_header *h, int64_t *need);
 
+/* An HDF5 (netCDF-4) file: its 8-byte signature stands at offset 0 or,
+ * after a user block, at 512, 1024, 2048, ...  ncp_hdf5_next_offset gives
+ * the offset to look at after off. */
+int ncp_is_hdf5_signature(const unsigned char sig[8]);
+static inline int64_t ncp_hdf5_next_offset(int64_t off)
+{
+    return off == 0 ? 512 : off * 2;
+}
+
 /* Where a decode stopped: the field it was reading when it returned an
  * error (or the last one it read), for tools that explain a verdict. */
 typedef struct ncp_hdr_defect {

@@ -4,6 +4,7 @@
  * stay queued in collective data mode, ncmpi_inq_nreqs counts them, and
  * ncmpi_wait_all(NC_REQ_ALL) completes them; a posted put never turns into
  * a blocking one (which collective mode would refuse with NC_ENOTINDEP).
+ * ncmpi_inq_nreqs with a NULL count is no error, as in PnetCDF.
  * Each rank writes two pieces of its own row of v(rank, x) with iput_varn
  * and one with bput_varn, then reads its row back with iget_varn.
  */
@@ -16,6 +17,7 @@ static int nreqs(int nc)
     int n = -1;
 
     CHECK_ERR(ncmpi_inq_nreqs(nc, &n));
+    CHECK_ERR(ncmpi_inq_nreqs(nc, NULL));
     return n;
 }
 

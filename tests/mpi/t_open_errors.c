@@ -28,9 +28,11 @@ static void make_valid(const char *path)
     CHECK_ERR(ncmpi_close(nc));
 }
 
-/* Rank 0 copies the first n bytes of src to dst; everyone waits. */
+/* Rank 0 copies the first n bytes of src to dst once every rank is done
+ * with dst; everyone waits. */
 static void truncated_copy(const char *src, const char *dst, long n)
 {
+    MPI_Barrier(MPI_COMM_WORLD);
     if (tu_myrank == 0) {
         FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
         char buf[1024];
@@ -44,6 +46,53 @@ static void truncated_copy(const char *src, const char *dst, long n)
         if (out) fclose(out);
     }
     MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* Rank 0 writes an HDF5 signature at offset at (after a user block of
+ * zeros when at > 0) and some bytes after it, once every rank is done
+ * with dst; everyone waits. */
+static void fake_hdf5(const char *dst, long at)
+{
+    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F',
+                                         '\r', '\n', 0x1a, '\n'};
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (tu_myrank == 0) {
+        FILE *out = fopen(dst, "wb");
+        unsigned char zero[64] = {0};
+        long k;
+        CHECK(out != NULL);
+        if (out) {
+            for (k = 0; k < at; k++)
+                fputc(0, out);
+            CHECK(fwrite(sig, 1, 8, out) == 8);
+            CHECK(fwrite(zero, 1, sizeof zero, out) == sizeof zero);
+            fclose(out);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* netCDF-4 (HDF5) files, at offset 0 or after a user block: this build
+ * of the classic formats says NC_ENOTBUILT, as PnetCDF without netCDF-4
+ * support does, and inq_file_format names the format. */
+static void hdf5_files(const char *scratch)
+{
+    static const long at[] = {0, 512, 1024};
+    int nc, fmt;
+    size_t k;
+
+    for (k = 0; k < sizeof at / sizeof at[0]; k++) {
+        fake_hdf5(scratch, at[k]);
+        EXPECT_ERR(ncmpi_open(MPI_COMM_WORLD, scratch, NC_NOWRITE,
+                              MPI_INFO_NULL, &nc), NC_ENOTBUILT);
+        fmt = -5;
+        CHECK_ERR(ncmpi_inq_file_format(scratch, &fmt));
+        CHECKF(fmt == NC_FORMAT_NETCDF4, "HDF5 at %ld: format %d", at[k], fmt);
+    }
+    /* a signature past the doubling offsets is not one */
+    fake_hdf5(scratch, 700);
+    EXPECT_ERR(ncmpi_open(MPI_COMM_WORLD, scratch, NC_NOWRITE, MPI_INFO_NULL,
+                          &nc), NC_ENOTNC);
 }
 
 static void same_everywhere(int err, const char *what)
@@ -122,6 +171,7 @@ int main(int argc, char **argv)
     EXPECT_ERR(ncmpi_open(MPI_COMM_WORLD, trunc, NC_NOWRITE, MPI_INFO_NULL, &nc), NC_EFILE);
     truncated_copy(path, trunc, 4);
     EXPECT_ERR(ncmpi_open(MPI_COMM_WORLD, trunc, NC_NOWRITE, MPI_INFO_NULL, &nc), NC_EFILE);
+    EXPECT_ERR(ncmpi_inq_file_format(trunc, &fmt), NC_EFILE);
     for (k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
         truncated_copy(path, trunc, cuts[k]);
         err = ncmpi_open(MPI_COMM_WORLD, trunc, NC_NOWRITE, MPI_INFO_NULL, &nc);
@@ -142,6 +192,8 @@ int main(int argc, char **argv)
     for (i = 0; i < 20; i++)
         CHECKF(buf[i] == i, "truncated data [%d]", i);
     CHECK_ERR(ncmpi_close(nc));
+
+    hdf5_files(scratch);
 
     /* abort: in define mode a new file disappears (with several ranks
      * PnetCDF reports NC_ENOENT on ranks that lose the race to remove it) */
