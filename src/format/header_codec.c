@@ -175,9 +175,7 @@ static void put_var(writer *o, const ncp_var *v, int format)
     if (o->err == NC_NOERR) o->err = ncp_xtype_check(v->xtype, format);
     put_uint(o, 4, v->xtype, NC_EBADTYPE);
     put_uint(o, o->w.nn, v->vsize, NC_EVARSIZE);
-    if (o->err == NC_NOERR && o->w.begin == 4 && v->begin > INT32_MAX)
-        o->err = NC_EVARSIZE; /* CDF-1 offsets are signed 32-bit */
-    put_uint(o, o->w.begin, v->begin, NC_EVARSIZE);
+    put_uint(o, o->w.begin, v->begin, NC_EINTOVERFLOW);
 }
 
 static int walk_encode(const ncp_header *h, unsigned char *buf, int64_t cap,
@@ -502,9 +500,9 @@ static int get_var(reader *r, ncp_header *h, int64_t k)
     if (err == NC_NOERR) err = get_nn(r, r->w.nn, &v->vsize);
     if (err == NC_NOERR) mark(r, "variable begin", k);
     if (err == NC_NOERR && r->begin_at != NULL) r->begin_at[k] = r->pos;
+    /* A CDF-1 begin is read unsigned, as PnetCDF and netCDF read it: a
+     * fixed-size variable may begin at 2^31 (format/layout.c, rule 6). */
     if (err == NC_NOERR) err = get_nn(r, r->w.begin, &v->begin);
-    if (err == NC_NOERR && r->w.begin == 4 && v->begin > INT32_MAX)
-        err = NC_ENOTNC; /* CDF-1 offsets are signed 32-bit */
 done:
     return err;
 }

@@ -35,8 +35,12 @@
  *  6. Size limits (CDF-1 and CDF-2): a variable whose mem exceeds 2^32 - 4
  *     is allowed only as the last fixed-size variable when there is no
  *     record variable, or as the last record variable; its vsize field
- *     then reads 2^32 - 1.  CDF-1 also needs every begin <= 2^31 - 1.
- *     Anything else is NC_EVARSIZE.  CDF-5 has no limit but int64 range.
+ *     then reads 2^32 - 1.  CDF-1 bounds where each variable is placed
+ *     from, as PnetCDF does: pos <= 2^31 - 1 before a fixed-size
+ *     variable's alignment (so its begin may be 2^31 exactly), and each
+ *     record variable's begin <= 2^31 - 1; a begin must still fit the
+ *     field's 32 bits (NC_EINTOVERFLOW).  Anything else is NC_EVARSIZE.
+ *     CDF-5 has no limit but int64 range.
  *  7. Placement stops at the first variable that breaks a limit, and that
  *     variable and the ones after it keep the begin they had; the header
  *     extent and begin_rec found so far stay.  So a begin in the header
@@ -141,10 +145,17 @@ static int size_vars(ncp_header *h)
     return err;
 }
 
-/* Rule 6's CDF-1 part: begins are signed 32-bit there. */
+/* Rule 6's CDF-1 part: pos, where the next variable is placed from, must
+ * be a signed 32-bit offset, and the begin found from it an unsigned one. */
+static int check_pos(const ncp_header *h, int64_t pos)
+{
+    return h->format == NCP_CDF1 && pos > INT32_MAX ? NC_EVARSIZE : NC_NOERR;
+}
+
 static int check_begin(const ncp_header *h, int64_t begin)
 {
-    return h->format == NCP_CDF1 && begin > INT32_MAX ? NC_EVARSIZE : NC_NOERR;
+    return h->format == NCP_CDF1 && begin > UINT32_MAX ? NC_EINTOVERFLOW
+                                                       : NC_NOERR;
 }
 
 /* The old begin of var i when it existed (same kind) before the redef. */
@@ -171,6 +182,7 @@ static int place_fixed(ncp_header *h, const ncp_header *old,
         ncp_var *v = &h->vars[i];
         int64_t begin = 0;
         if (v->is_record) continue;
+        if ((err = check_pos(h, pos)) != NC_NOERR) break;
         pos = max64(pos, old_begin(old, i, 0));
         if ((err = roundup(pos, p->v_align, &begin)) != NC_NOERR) break;
         if (first) h->begin_var = begin;
@@ -201,7 +213,7 @@ static int place_records(ncp_header *h, const ncp_layout_params *p,
     for (i = 0; i < h->nvars && err == NC_NOERR; i++) {
         ncp_var *v = &h->vars[i];
         if (!v->is_record) continue;
-        if ((err = check_begin(h, pos)) != NC_NOERR) break;
+        if ((err = check_pos(h, pos)) != NC_NOERR) break;
         v->begin = pos;
         err = var_mem(v, &mem);
         if (err == NC_NOERR) err = add(pos, mem, &pos);

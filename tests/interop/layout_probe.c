@@ -170,6 +170,17 @@ static const probe_case cases[] = {
     {"L_cdf1_begin_over", {"create 0", "dim x 3", "dim y 2147483133",
                            "var v byte y", "var a byte x", "enddef",
                            "report"}},
+    /* CDF-1 bounds the offset a variable is placed from, not its aligned
+     * begin: 2^31 - 4 aligned to 512 begins a fixed variable at 2^31, and
+     * a record section that alignment moves to 2^31 is too far */
+    {"L_cdf1_begin_2G_aligned",
+     {"create 0 nc_header_align_size=512 nc_var_align_size=512", "dim x 3",
+      "dim y 2147483132", "var v byte y", "var a byte x", "enddef",
+      "report"}},
+    {"L_cdf1_rec_2G_aligned",
+     {"create 0 nc_header_align_size=512 nc_var_align_size=512", "dim t 0",
+      "dim x 3", "dim y 2147483132", "var v byte y", "var r byte t x",
+      "enddef", "report"}},
     {"L_cdf1_last_3G", {"create 0", "dim x 3", "dim y 750000000",
                         "var a byte x", "var b int y", "enddef", "report"}},
     {"L_cdf2_fixed_4G_then_rec",

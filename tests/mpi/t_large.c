@@ -4,7 +4,10 @@
  * <main>.nc is CDF-5: a 5 GiB double variable, a byte variable whose one
  * dimension is longer than 2^32, then a small fixed and a record variable
  * that start beyond 4 GiB.  <main>_cdf2.nc is CDF-2: two 3 GiB variables
- * (each under the 4 GiB CDF-2 limit) so the rest start beyond 6 GiB.  Only
+ * (each under the 4 GiB CDF-2 limit) so the rest start beyond 6 GiB.
+ * <main>_cdf1.nc is CDF-1 with 512-byte alignments: a byte variable that
+ * ends 4 bytes short of 2^31, so the next, aligned, begins at 2^31
+ * exactly, which the format's unsigned field holds and PnetCDF allows.  Only
  * a few elements at the start, middle and end of each variable are written,
  * the last byte of each file included, so the files are sparse but
  * complete.  Offsets are the ones PnetCDF 1.12.3 gives.  ncdump output would
@@ -16,6 +19,7 @@
 #define BIGB 640LL              /* x 2^20 doubles = 5 GiB */
 #define NBYTES 5000000000LL     /* > 2^32 */
 #define N3G (3LL << 28)         /* ints = 3 GiB */
+#define N1B ((1LL << 31) - 516) /* bytes from 512 to 2^31 - 4 */
 
 /* Positions written in a variable of n elements: the ends and the middle. */
 static MPI_Offset pos(MPI_Offset n, int i)
@@ -159,6 +163,42 @@ static void cdf2(const char *path)
     CHECK_ERR(ncmpi_close(nc));
 }
 
+static void cdf1(const char *path)
+{
+    int nc, dn, dx, vb, va, i, got[3], put[3] = {-1, 2, 3};
+    MPI_Offset st = (MPI_Offset)N1B - 1, one = 1, len;
+    signed char b = 7;
+    MPI_Info info;
+
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "nc_header_align_size", "512");
+    MPI_Info_set(info, "nc_var_align_size", "512");
+    CHECK_ERR(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER, info, &nc));
+    MPI_Info_free(&info);
+    CHECK_ERR(ncmpi_def_dim(nc, "n", N1B, &dn));
+    CHECK_ERR(ncmpi_def_dim(nc, "x", 3, &dx));
+    CHECK_ERR(ncmpi_def_var(nc, "bytes", NC_BYTE, 1, &dn, &vb));
+    CHECK_ERR(ncmpi_def_var(nc, "at2g", NC_INT, 1, &dx, &va));
+    CHECK_ERR(ncmpi_enddef(nc));
+    check_offset(nc, vb, 512, "bytes");
+    check_offset(nc, va, 1LL << 31, "at2g");
+    CHECK_ERR(ncmpi_put_vara_schar_all(nc, vb, &st, &one, &b));
+    CHECK_ERR(ncmpi_put_var_int_all(nc, va, put));
+    CHECK_ERR(ncmpi_close(nc));
+
+    CHECK_ERR(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, MPI_INFO_NULL, &nc));
+    check_offset(nc, va, 1LL << 31, "at2g, reopened");
+    CHECK_ERR(ncmpi_inq_dimlen(nc, dn, &len));
+    CHECK(len == N1B);
+    b = 0;
+    CHECK_ERR(ncmpi_get_var1_schar_all(nc, vb, &st, &b));
+    CHECK(b == 7);
+    CHECK_ERR(ncmpi_get_var_int_all(nc, va, got));
+    for (i = 0; i < 3; i++)
+        CHECKF(got[i] == put[i], "at2g[%d]=%d", i, got[i]);
+    CHECK_ERR(ncmpi_close(nc));
+}
+
 int main(int argc, char **argv)
 {
     char p2[4096];
@@ -171,5 +211,7 @@ int main(int argc, char **argv)
     cdf5(path);
     tu_sibling(p2, sizeof p2, path, "_cdf2.nc");
     cdf2(p2);
+    tu_sibling(p2, sizeof p2, path, "_cdf1.nc");
+    cdf1(p2);
     return tu_finish("t_large");
 }
