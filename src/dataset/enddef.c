@@ -6,10 +6,12 @@
  * Invariant: after ncp_enddef returns (with any code) every rank holds the
  * same header model -- rank 0's -- and the file's header matches it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ncp_dataset.h"
+#include "ncp_safe.h"
 #include "pnetcdf.h"
 
 /* Size of one copy step when moving data after header growth. */
@@ -113,6 +115,23 @@ done:
     free(mine);
     free(root);
     return err;
+}
+
+/*
+ * What a mismatch, already settled by adopting rank 0's definitions,
+ * returns: its code on every rank in safe mode; otherwise NC_NOERR, as
+ * PnetCDF (which does not compare definitions at enddef) returns, so a
+ * program that passes there passes here, with one warning from rank 0.
+ */
+static int settle_mismatch(const ncp_dataset *ds, int consistency)
+{
+    if (consistency == NC_NOERR || ncp_safe_on(ds)) return consistency;
+    if (ds->rank == 0)
+        fprintf(stderr, "ncpario: warning: processes defined %s differently "
+                        "(%s); rank 0's definitions were kept\n",
+                ds->file.path ? ds->file.path : "a dataset",
+                ncpario_strerror_detail(consistency));
+    return NC_NOERR;
 }
 
 /* --- layout parameters ---------------------------------------------------- */
@@ -306,6 +325,7 @@ int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced)
     if (consistency != NC_NOERR && (consistency > NC_EMULTIDEFINE_FIRST ||
                                     consistency < NC_EMULTIDEFINE_LAST))
         return consistency;
+    consistency = settle_mismatch(ds, consistency);
     if (ds->on_disk) err = move_data(ds);
     if (err == NC_NOERR) err = ncp_header_write(ds);
     if (err == NC_NOERR) ds->flags &= ~NCP_F_CREATED; /* past enddef: abort keeps the file */
