@@ -110,10 +110,12 @@ int ncp_membuf_describe(const ncp_data_args *a, int var_xtype,
     MPI_Type_size(a->buftype, &tsize);
     MPI_Type_size(base, &bsize);
     MPI_Type_get_extent(a->buftype, &lb, &extent);
-    if (a->bufcount < 0) {
+    if (a->bufcount == -1) {
         /* -1: as many of buftype as the request has elements. */
         if (tsize != bsize) return NC_EINVAL;
         m->count = nelems;
+    } else if (a->bufcount < 0) {
+        return NC_EIOMISMATCH; /* no count of elements, as in PnetCDF */
     } else {
         if (tsize == 0 || a->bufcount * (tsize / bsize) != nelems)
             return NC_EIOMISMATCH;

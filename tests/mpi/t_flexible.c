@@ -230,11 +230,19 @@ int main(int argc, char **argv)
             CHECK_ERR(ncmpi_end_indep_data(nc));
     }
 
-    /* Amount mismatch between the buffer type and count; a type mixing
-     * element types. */
+    /* Amount mismatch between the buffer type and count, a negative count
+     * other than -1 (blocking and posted, put and get), a type mixing
+     * element types: nothing moves. */
     tu_part(NV, tu_myrank, tu_nranks, &s, &c);
     ct[0] = NV; st[0] = 0;
     EXPECT_ERR(ncmpi_put_vara_all(nc, vconv, st, ct, ibuf, NV - 1, MPI_INT), NC_EIOMISMATCH);
+    EXPECT_ERR(ncmpi_put_vara_all(nc, vconv, st, ct, ibuf, -2, MPI_INT), NC_EIOMISMATCH);
+    EXPECT_ERR(ncmpi_get_vara_all(nc, vconv, st, ct, ibuf, -5, MPI_INT), NC_EIOMISMATCH);
+    {
+        int req = 0;
+        EXPECT_ERR(ncmpi_iput_vara(nc, vconv, st, ct, ibuf, -2, MPI_INT, &req),
+                   NC_EIOMISMATCH);
+    }
     {
         int bl[2] = {1, 1};
         MPI_Aint dp[2] = {0, 8};
