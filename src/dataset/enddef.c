@@ -376,8 +376,13 @@ int ncp_dataset_redef(int ncid)
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
     /* Leaves independent mode; the file's numrecs must be settled before
        the layout can move. */
-    ds->flags &= ~NCP_F_INDEP;
-    if ((err = ncp_numrecs_agree(ds)) != NC_NOERR) return err;
+    if (ds->flags & NCP_F_INDEP) {
+        ds->flags &= ~NCP_F_INDEP;
+        err = ncp_numrecs_end_indep(ds);
+    } else {
+        err = ncp_numrecs_agree(ds);
+    }
+    if (err != NC_NOERR) return err;
     snap = malloc(sizeof(*snap));
     err = snap ? ncp_header_copy(snap, &ds->hdr) : NC_ENOMEM;
     err = ncp_agree(ds->comm, err);

@@ -10,9 +10,6 @@
 #include "ncp_dataset.h"
 #include "pnetcdf.h"
 
-/* First read size: most headers are far smaller. */
-#define NCP_HDR_PROBE NCP_HEADER_READ_CHUNK
-
 /* Rank 0 encodes and writes the header; *size is what it wrote. */
 static int write_root(ncp_dataset *ds, int64_t *size)
 {
@@ -67,6 +64,16 @@ static int is_hdf5(ncp_dataset *ds, MPI_Offset fsize)
     return 0;
 }
 
+/* What inq_get_size counts for reading the header, as PnetCDF counts it:
+ * the whole chunks of nc_header_read_chunk_size its parser reads from the
+ * start of the file to cover the header, clipped at the end of the file. */
+static int64_t header_read_count(const ncp_dataset *ds, MPI_Offset fsize)
+{
+    int64_t chunk = ds->hints.header_read_chunk;
+    int64_t covered = (ds->hdr.xsz + chunk - 1) / chunk * chunk;
+    return covered < fsize ? covered : fsize;
+}
+
 /* Rank 0: read and decode until the whole header is in memory. */
 static int read_root(ncp_dataset *ds, void **bytes, int64_t *nbytes,
                      MPI_Offset *file_size)
@@ -82,7 +89,10 @@ static int read_root(ncp_dataset *ds, void **bytes, int64_t *nbytes,
     /* Too short to hold even the magic and numrecs: PnetCDF reports a file
        error here rather than a format error. */
     if (fsize < 8) return NC_EFILE;
-    want = fsize < NCP_HDR_PROBE ? fsize : NCP_HDR_PROBE;
+    /* first read: one chunk (nc_header_read_chunk_size), which most
+       headers fit in */
+    want = fsize < ds->hints.header_read_chunk ? fsize
+                                                : ds->hints.header_read_chunk;
     for (;;) {
         unsigned char *nb = realloc(buf, (size_t)(want ? want : 1));
         if (!nb) {
@@ -143,6 +153,8 @@ int ncp_header_read(ncp_dataset *ds)
     ncp_header_free(&ds->hdr);
     ncp_header_init(&ds->hdr, NCP_CDF1);
     err = ncp_header_decode(bytes, nbytes, fsize, &ds->hdr, &need);
+    if (err == NC_NOERR && ds->rank == 0)
+        ds->get_bytes += header_read_count(ds, fsize);
     err = ncp_agree(ds->comm, err);
 done:
     free(bytes);

@@ -192,12 +192,13 @@ done:
 }
 
 /* Agree on numrecs after independent writes, staying in the current data
- * mode: shared by sync, end_indep_data, close and abort. */
-static int settle_numrecs(ncp_dataset *ds)
+ * mode: shared by sync, end_indep_data, close and abort.  was_indep: the
+ * call ends (or is made in) independent data mode. */
+static int settle_numrecs(ncp_dataset *ds, int was_indep)
 {
     if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
     if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR;
-    return ncp_numrecs_agree(ds);
+    return was_indep ? ncp_numrecs_end_indep(ds) : ncp_numrecs_agree(ds);
 }
 
 int ncp_dataset_close(int ncid, int pending)
@@ -211,7 +212,7 @@ int ncp_dataset_close(int ncid, int pending)
     if (ds->flags & NCP_F_DEFINE)
         err = ncp_enddef(ds, NULL);
     else
-        err = settle_numrecs(ds);
+        err = settle_numrecs(ds, (ds->flags & NCP_F_INDEP) != 0);
     err2 = ncp_io_close(&ds->file);
     if (err == NC_NOERR) err = err2;
     err = ncp_agree(ds->comm, err);
@@ -235,7 +236,7 @@ int ncp_dataset_abort(int ncid)
     if ((ds->flags & NCP_F_CREATED) && ds->file.path)
         path = strdup(ds->file.path);
     else
-        err = settle_numrecs(ds);
+        err = settle_numrecs(ds, (ds->flags & NCP_F_INDEP) != 0);
     ncp_io_close(&ds->file);
     if (path) {
         MPI_Barrier(ds->comm);
@@ -263,7 +264,8 @@ int ncp_dataset_sync(int ncid)
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
     if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR; /* nothing to flush */
-    if ((err = settle_numrecs(ds)) != NC_NOERR) return err;
+    err = settle_numrecs(ds, (ds->flags & NCP_F_INDEP) != 0);
+    if (err != NC_NOERR) return err;
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
 
@@ -274,6 +276,7 @@ int ncp_dataset_sync_numrecs(int ncid)
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
     if (!(ds->flags & NCP_F_WRITE)) return NC_EPERM;
+    if (ds->flags & NCP_F_INDEP) return ncp_numrecs_end_indep(ds);
     return ncp_numrecs_agree(ds);
 }
 
@@ -307,7 +310,7 @@ int ncp_dataset_end_indep(int ncid)
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
     if (!(ds->flags & NCP_F_INDEP)) return NC_NOERR; /* a no-op, as in PnetCDF */
     ds->flags &= ~NCP_F_INDEP;
-    return settle_numrecs(ds);
+    return settle_numrecs(ds, 1);
 }
 
 int ncmpi_inq_path(int ncid, int *pathlen, char *path)

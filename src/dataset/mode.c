@@ -36,6 +36,7 @@ int ncp_numrecs_write(ncp_dataset *ds)
         v >>= 8;
     }
     if (ds->rank == 0) err = ncp_io_write_at(&ds->file, 4, b, n);
+    if (ds->rank == 0 && err == NC_NOERR) ds->put_bytes += n; /* as PnetCDF */
     return err;
 }
 
@@ -49,21 +50,36 @@ void ncp_numrecs_raise(ncp_dataset *ds, int64_t n)
 /*
  * One allreduce in the common case: every collective put and every close
  * comes here, and on an oversubscribed node each collective round costs a
- * scheduler slice.  Only when the count changed does rank 0 write it, and
- * only then do the ranks agree on that write's outcome.
+ * scheduler slice.  Only when the count changed, or when force is set on
+ * some rank, does rank 0 write it, and only then do the ranks agree on
+ * that write's outcome.
  */
-int ncp_numrecs_agree(ncp_dataset *ds)
+static int numrecs_agree(ncp_dataset *ds, int force)
 {
     /* max numrecs, -min numrecs, whether any rank grew it: one MPI_MAX */
     long long mine[3], all[3];
     int err = NC_NOERR;
     mine[0] = (long long)ds->hdr.numrecs;
     mine[1] = -mine[0];
-    mine[2] = (ds->flags & NCP_F_NUMRECS) ? 1 : 0;
+    mine[2] = (force || (ds->flags & NCP_F_NUMRECS)) ? 1 : 0;
     MPI_Allreduce(mine, all, 3, MPI_LONG_LONG, MPI_MAX, ds->comm);
     ds->flags &= ~NCP_F_NUMRECS;
     if (all[0] == -all[1] && all[2] == 0) return NC_NOERR; /* no change */
     ds->hdr.numrecs = all[0];
     if (ds->flags & NCP_F_WRITE) err = ncp_numrecs_write(ds);
     return ncp_agree(ds->comm, err);
+}
+
+int ncp_numrecs_agree(ncp_dataset *ds)
+{
+    return numrecs_agree(ds, 0);
+}
+
+/* PnetCDF writes numrecs whenever independent mode ends on a writable
+ * dataset with record variables, changed or not; inq_put_size counts it,
+ * so ncpario writes it too. */
+int ncp_numrecs_end_indep(ncp_dataset *ds)
+{
+    return numrecs_agree(ds, (ds->flags & NCP_F_WRITE) &&
+                                 ds->hdr.num_rec_vars > 0);
 }

@@ -116,6 +116,9 @@ int ncp_require_data(const ncp_dataset *ds, int collective);
 int ncp_require_write(const ncp_dataset *ds);
 /* Make every rank's numrecs the maximum; rank 0 writes it if changed. */
 int ncp_numrecs_agree(ncp_dataset *ds);
+/* The same as independent data mode ends: rank 0 writes it in any case
+ * when the dataset is writable and has record variables. */
+int ncp_numrecs_end_indep(ncp_dataset *ds);
 /* Local: numrecs becomes at least n, flagged for the next agreement. */
 void ncp_numrecs_raise(ncp_dataset *ds, int64_t n);
 /* Rank 0 writes numrecs into the header bytes. */

@@ -437,8 +437,8 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
         int e = err;
         if (!is_write && e == NC_NOERR) e = decode(ds, op, deferred);
         if (e != NC_NOERR) op->status = e;
-        else if (is_write && !op->buffered) ds->put_bytes += op->xbytes;
-        else ds->get_bytes += op->xbytes;
+        else if (!is_write) ds->get_bytes += op->xbytes;
+        else if (!op->buffered) ds->put_bytes += op->xbytes;
     }
     ncp_swapset_free(&swaps);
     state_free(ds, &st);
@@ -462,14 +462,14 @@ int ncp_ops_flush(ncp_dataset *ds, ncp_op **ops, int n, int collective,
     memcpy(all, any, sizeof all);
     /* Unless the caller knows, skip a direction no rank has: one
        allreduce decides for all. */
-    if (collective && !dirs)
+    if (collective && !(dirs & (NCP_FLUSH_PUTS | NCP_FLUSH_GETS)))
         MPI_Allreduce(any, all, 3, MPI_INT, MPI_MAX, ds->comm);
     if (all[2] != 0) err = -all[2];
     if (all[0] && (err == NC_NOERR || collective)) {
         int perr = move(ds, puts, np, 1, collective);
         if (err == NC_NOERR) err = perr;
         grow_numrecs(ds, puts, np, collective);
-        if (collective) {
+        if (collective && !(dirs & NCP_FLUSH_NUMRECS_LATER)) {
             int nerr = ncp_numrecs_agree(ds);
             if (err == NC_NOERR) err = nerr;
         }

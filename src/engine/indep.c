@@ -160,9 +160,11 @@ int ncp_indep_drain(ncp_dataset *ds, int collective)
     b->bytes = 0;
     b->arena_used = 0; /* reused only after this flush */
     /* The flush raises numrecs again for the puts it stores; one the
-       file system refuses extends nothing. */
+       file system refuses extends nothing.  The call that drains them
+       (sync, end_indep_data, redef, close) agrees numrecs after. */
     if (n > 0) ds->hdr.numrecs = b->numrecs_floor;
-    err = ncp_ops_flush(ds, ops, n, collective, 0);
+    err = ncp_ops_flush(ds, ops, n, collective,
+                        collective ? NCP_FLUSH_NUMRECS_LATER : 0);
     for (k = 0; k < n; k++) {
         int st = ops[k]->status;
         if (err == NC_NOERR && st != NC_NOERR && st != NC_ERANGE) err = st;

@@ -88,11 +88,13 @@ void ncp_op_mem_free(struct ncp_dataset *ds, void *p);
  * (including 0).  dirs: NCP_FLUSH_PUTS / NCP_FLUSH_GETS when the caller
  * knows every rank moves that direction (a blocking call); 0 makes a
  * collective flush agree first (one allreduce).  Sets each op's status,
- * grows numrecs for record puts (agreed when collective) and returns the
- * first error not an op's own (I/O, memory).
+ * grows numrecs for record puts (agreed when collective, unless
+ * NCP_FLUSH_NUMRECS_LATER leaves that to the caller's own agreement) and
+ * returns the first error not an op's own (I/O, memory).
  */
 #define NCP_FLUSH_PUTS 1
 #define NCP_FLUSH_GETS 2
+#define NCP_FLUSH_NUMRECS_LATER 4
 int ncp_ops_flush(struct ncp_dataset *ds, ncp_op **ops, int n,
                   int collective, int dirs);
 

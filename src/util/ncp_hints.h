@@ -50,8 +50,8 @@ typedef struct ncp_hints {
     int64_t profile;
 } ncp_hints;
 
-/* The header is first read in chunks of this size (the table's
- * nc_header_read_chunk_size, which ncpario reports but does not take). */
+/* The default of nc_header_read_chunk_size: open reads the header in
+ * chunks of this size. */
 #define NCP_HEADER_READ_CHUNK (256 * 1024)
 
 /* nc_in_place_swap's words, in the table's order. */
