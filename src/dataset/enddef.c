@@ -309,12 +309,24 @@ static int move_data(ncp_dataset *ds)
 
 /* --- enddef / redef ------------------------------------------------------- */
 
-int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced)
+/*
+ * Whether any rank is in define mode: the first collective call of enddef
+ * and of close, so that ranks in different modes at close still make the
+ * same collective calls (ncp_close_define).
+ */
+static int any_in_define(const ncp_dataset *ds)
+{
+    int mine = (ds->flags & NCP_F_DEFINE) != 0, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, ds->comm);
+    return any;
+}
+
+/* enddef once every rank is known to take part. */
+static int enddef_agreed(ncp_dataset *ds, const ncp_layout_params *forced)
 {
     int err, consistency;
     int first_new_var = ds->on_disk ? ds->on_disk->nvars : 0;
 
-    if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
     resolve_layout(ds, forced, &ds->layout);
     err = ncp_layout_compute(&ds->hdr, ds->on_disk, &ds->layout);
     err = ncp_agree(ds->comm, err);
@@ -342,6 +354,16 @@ int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced)
     return err != NC_NOERR ? err : consistency;
 }
 
+/* A rank outside define mode returns at once, making no collective call,
+ * as in PnetCDF. */
+int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced)
+{
+    int err;
+    if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
+    (void)any_in_define(ds);
+    return enddef_agreed(ds, forced);
+}
+
 int ncmpi_enddef(int ncid)
 {
     int err;
@@ -366,26 +388,12 @@ int ncmpi__enddef(int ncid, MPI_Offset h_minfree, MPI_Offset v_align,
     return ncp_enddef(ds, &p);
 }
 
-int ncp_dataset_redef(int ncid)
+/* Enter define mode on this rank alone: keep what the file holds, so
+ * enddef can tell what moved. */
+static int enter_define(ncp_dataset *ds)
 {
-    int err;
-    ncp_dataset *ds;
-    ncp_header *snap;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
-    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
-    if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
-    /* Leaves independent mode; the file's numrecs must be settled before
-       the layout can move. */
-    if (ds->flags & NCP_F_INDEP) {
-        ds->flags &= ~NCP_F_INDEP;
-        err = ncp_numrecs_end_indep(ds);
-    } else {
-        err = ncp_numrecs_agree(ds);
-    }
-    if (err != NC_NOERR) return err;
-    snap = malloc(sizeof(*snap));
-    err = snap ? ncp_header_copy(snap, &ds->hdr) : NC_ENOMEM;
-    err = ncp_agree(ds->comm, err);
+    ncp_header *snap = malloc(sizeof(*snap));
+    int err = snap ? ncp_header_copy(snap, &ds->hdr) : NC_ENOMEM;
     if (err != NC_NOERR) {
         free(snap);
         return err;
@@ -394,4 +402,42 @@ int ncp_dataset_redef(int ncid)
     ds->flags |= NCP_F_DEFINE;
     ds->define_since = MPI_Wtime();
     return NC_NOERR;
+}
+
+/*
+ * From collective data mode redef makes no collective call, as in PnetCDF
+ * (numrecs is agreed there already), so a rank may redef and close while
+ * another closes from data mode (ncp_close_define).  From independent
+ * mode it first settles numrecs, collectively, as end_indep_data does.
+ */
+int ncp_dataset_redef(int ncid)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
+    if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
+    if (ds->flags & NCP_F_INDEP) {
+        ds->flags &= ~NCP_F_INDEP;
+        if ((err = ncp_numrecs_end_indep(ds)) != NC_NOERR) return err;
+    }
+    return enter_define(ds);
+}
+
+/*
+ * The define-mode part of close: when any rank is in define mode, every
+ * rank ends it (a rank in data mode enters it first, with nothing to
+ * change, and takes rank 0's definitions like the others).  The second
+ * agreement pairs with the one that starts the close of a rank that called
+ * enddef itself before closing, so that rank and one that closes straight
+ * from define mode make the same collective calls, as they do in PnetCDF.
+ */
+int ncp_close_define(ncp_dataset *ds)
+{
+    int err = NC_NOERR;
+    if (!any_in_define(ds)) return NC_NOERR;
+    if (!(ds->flags & NCP_F_DEFINE)) err = enter_define(ds);
+    if (err == NC_NOERR) err = enddef_agreed(ds, NULL);
+    (void)any_in_define(ds);
+    return err;
 }

@@ -209,10 +209,11 @@ int ncp_dataset_close(int ncid, int pending)
     double t0 = MPI_Wtime();
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     path = ds->file.path ? strdup(ds->file.path) : NULL; /* for the report */
-    if (ds->flags & NCP_F_DEFINE)
-        err = ncp_enddef(ds, NULL);
-    else
-        err = settle_numrecs(ds, (ds->flags & NCP_F_INDEP) != 0);
+    /* Close from define mode is enddef then a data-mode close, so it
+       makes the same collective calls as an enddef and a close. */
+    err = ncp_close_define(ds);
+    err2 = settle_numrecs(ds, (ds->flags & NCP_F_INDEP) != 0);
+    if (err == NC_NOERR) err = err2;
     err2 = ncp_io_close(&ds->file);
     if (err == NC_NOERR) err = err2;
     err = ncp_agree(ds->comm, err);

@@ -2,8 +2,10 @@
  * ncp_dataset.h -- one open dataset: its communicator, file handles, header
  * model, mode state machine and hints.
  *
- * Mode state machine (every rank holds the same state; transitions happen
- * only in collective calls):
+ * Mode state machine (every rank holds the same state, with one exception
+ * PnetCDF allows: redef from collective data mode is local, and a close
+ * then ends define mode on every rank, whatever mode each was in; every
+ * other transition happens in a collective call):
  *
  *      create ---> DEFINE --enddef--> DATA(collective) <--end_indep--+
  *                    ^                   |   |                        |
@@ -150,6 +152,9 @@ int ncp_dataset_end_indep(int ncid);
 
 /* --- enddef.c ------------------------------------------------------------- */
 int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);
+/* close's define-mode part, collective whatever mode each rank is in:
+ * ends define mode on every rank if any rank is in it. */
+int ncp_close_define(ncp_dataset *ds);
 /* ncmpi_redef, after the engine wrote the buffered independent puts. */
 int ncp_dataset_redef(int ncid);
 
