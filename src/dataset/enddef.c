@@ -98,7 +98,7 @@ static int check_consistency(ncp_dataset *ds)
     err = ncp_agree(ds->comm, err);
     if (err != NC_NOERR) goto done;
     if (ds->rank == 0) memcpy(root, mine, (size_t)size);
-    MPI_Bcast(root, (int)rsize, MPI_BYTE, 0, ds->comm);
+    ncp_bcast_bytes(root, rsize, ds->hints.bcast_chunk, 0, ds->comm);
     differ = rsize != size || memcmp(root, mine, (size_t)size) != 0;
     if (differ) {
         ncp_header_init(&rh, ds->hdr.format);

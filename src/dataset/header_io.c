@@ -144,12 +144,7 @@ int ncp_header_read(ncp_dataset *ds)
         err = NC_ENOMEM;
     err = ncp_agree(ds->comm, err);
     if (err != NC_NOERR) goto done;
-    /* MPI_Bcast counts are ints; headers are bounded by the probe loop but
-       may exceed INT_MAX in principle, so move them in pieces. */
-    for (int64_t off = 0; off < nbytes; off += (1 << 30)) {
-        int64_t piece = nbytes - off < (1 << 30) ? nbytes - off : (1 << 30);
-        MPI_Bcast((char *)bytes + off, (int)piece, MPI_BYTE, 0, ds->comm);
-    }
+    ncp_bcast_bytes(bytes, nbytes, ds->hints.bcast_chunk, 0, ds->comm);
     ncp_header_free(&ds->hdr);
     ncp_header_init(&ds->hdr, NCP_CDF1);
     err = ncp_header_decode(bytes, nbytes, fsize, &ds->hdr, &need);

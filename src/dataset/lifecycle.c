@@ -101,6 +101,16 @@ static int adopt_root_mode(MPI_Comm comm, int *mode, int code)
     return err;
 }
 
+/* The hints whose value shapes collective calls (how many broadcasts,
+ * whether to compare): rank 0's, on every rank. */
+static void root_hints(ncp_dataset *ds)
+{
+    int64_t v[2] = {ds->hints.safe_mode, ds->hints.bcast_chunk};
+    MPI_Bcast(v, 2, MPI_INT64_T, 0, ds->comm);
+    ds->hints.safe_mode = v[0];
+    ds->hints.bcast_chunk = v[1];
+}
+
 static int check_cmode(int cmode)
 {
     if ((cmode & NC_64BIT_OFFSET) && (cmode & NC_64BIT_DATA))
@@ -126,7 +136,7 @@ int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
     if (err != NC_NOERR) goto done;
-    MPI_Bcast(&ds->hints.safe_mode, 1, MPI_INT64_T, 0, ds->comm);
+    root_hints(ds);
     mode_err = ncp_safe_agree(ds, mode_err);
     err = ncp_io_open(&ds->file, ds->comm, path, 1, !(cmode & NC_NOCLOBBER),
                       1, mpi_info);
@@ -167,7 +177,7 @@ int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
     if (err == NC_NOERR) err = ncp_hints_parse(info, &ds->hints, &mpi_info);
     err = ncp_agree(comm, err);
     if (err != NC_NOERR) goto done;
-    MPI_Bcast(&ds->hints.safe_mode, 1, MPI_INT64_T, 0, ds->comm);
+    root_hints(ds);
     mode_err = ncp_safe_agree(ds, mode_err);
     err = ncp_io_open(&ds->file, ds->comm, path, 0, 0,
                       (omode & NC_WRITE) != 0, mpi_info);

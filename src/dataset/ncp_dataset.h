@@ -35,6 +35,7 @@
 #include "ncp_attr.h"
 #include "../io/ncp_io.h"
 #include "../base/ncp_agree.h"
+#include "../base/ncp_bcast.h"
 #include "../base/ncp_bufcache.h"
 #include "../base/ncp_mpi_err.h"
 #include "../util/ncp_hints.h"

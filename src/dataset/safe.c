@@ -13,7 +13,6 @@
  */
 #include "ncp_safe.h"
 
-#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -81,8 +80,8 @@ static int bcast_root(ncp_dataset *ds, const safe_field *f, int nf,
         *buf = malloc((size_t)n + 1);
     }
     err = ncp_agree(ds->comm, (n < 0 || !*buf) ? NC_ENOMEM : NC_NOERR);
-    if (err == NC_NOERR && n > INT_MAX) err = NC_EINTOVERFLOW;
-    if (err == NC_NOERR) MPI_Bcast(*buf, (int)n, MPI_BYTE, 0, ds->comm);
+    if (err == NC_NOERR)
+        ncp_bcast_bytes(*buf, n, ds->hints.bcast_chunk, 0, ds->comm);
     *size = n;
     return err;
 }
