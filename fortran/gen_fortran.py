@@ -19,8 +19,10 @@ returned by value) are written by hand in nfmpi_special.f90 and only
 declared here (SPECIAL).
 
 Fortran conventions applied on the way to C: ids and indices are 1-based
-(varid, dimid, start, index; NF_GLOBAL = 0 maps to NC_GLOBAL = -1),
-dimension-ordered arrays are reversed, names are blank-trimmed.
+(varid, dimid, attribute number, start, index, record number; NF_GLOBAL = 0
+maps to NC_GLOBAL = -1, and the unlimited dimension's id is -1 on both
+sides where there is none), dimension-ordered arrays are reversed, names
+are blank-trimmed.  Request ids, statuses and ncids pass unchanged.
 """
 import os
 import sys
@@ -68,6 +70,8 @@ OPS = [
 #   io integer out         vo varid out (1-based)    do dimid out (1-based)
 #   o  MPI_Offset in       oo MPI_Offset out         s  name in (trimmed)
 #   so name out (blank-padded)
+#   r  MPI_Offset in, a 1-based record number
+#   uo dimid out, 1-based, but -1 (no unlimited dimension) stays -1
 SIMPLE = [
     ("close", "ncid:i"),
     ("enddef", "ncid:i"),
@@ -98,11 +102,11 @@ SIMPLE = [
     ("def_dim", "ncid:i name:s len:o dimid:do"),
     ("rename_dim", "ncid:i dimid:d name:s"),
     ("rename_var", "ncid:i varid:v name:s"),
-    ("inq", "ncid:i ndims:io nvars:io ngatts:io unlimdimid:do"),
+    ("inq", "ncid:i ndims:io nvars:io ngatts:io unlimdimid:uo"),
     ("inq_ndims", "ncid:i ndims:io"),
     ("inq_nvars", "ncid:i nvars:io"),
     ("inq_natts", "ncid:i ngatts:io"),
-    ("inq_unlimdim", "ncid:i unlimdimid:do"),
+    ("inq_unlimdim", "ncid:i unlimdimid:uo"),
     ("inq_num_rec_vars", "ncid:i nvars:io"),
     ("inq_num_fix_vars", "ncid:i nvars:io"),
     ("inq_dimid", "ncid:i name:s dimid:do"),
@@ -123,7 +127,7 @@ SIMPLE = [
     ("copy_att", "ncid_in:i varid_in:v name:s ncid_out:i varid_out:v"),
     ("rename_att", "ncid:i varid:v curname:s newname:s"),
     ("del_att", "ncid:i varid:v name:s"),
-    ("fill_var_rec", "ncid:i varid:v recno:o"),
+    ("fill_var_rec", "ncid:i varid:v recno:r"),
 ]
 
 # Written by hand in nfmpi_special.f90: declared in the module and the
@@ -163,7 +167,9 @@ KINDS_F = {
     "io": "integer, intent(out) :: {n}",
     "vo": "integer, intent(out) :: {n}",
     "do": "integer, intent(out) :: {n}",
+    "uo": "integer, intent(out) :: {n}",
     "o": "integer(kind=ncpf_ok), intent(in) :: {n}",
+    "r": "integer(kind=ncpf_ok), intent(in) :: {n}",
     "oo": "integer(kind=ncpf_ok), intent(out) :: {n}",
     "s": "character(len=*), intent(in) :: {n}",
     "so": "character(len=*), intent(out) :: {n}",
@@ -175,7 +181,9 @@ KINDS_C = {
     "io": "integer(kind=c_int) :: {n}",
     "vo": "integer(kind=c_int) :: {n}",
     "do": "integer(kind=c_int) :: {n}",
+    "uo": "integer(kind=c_int) :: {n}",
     "o": "integer(kind=c_long_long), value :: {n}",
+    "r": "integer(kind=c_long_long), value :: {n}",
     "oo": "integer(kind=c_long_long) :: {n}",
     "s": "character(kind=c_char) :: {n}(*)",
     "so": "character(kind=c_char) :: {n}(*)",
@@ -208,10 +216,17 @@ def simple_fn(name, spec):
         cdecls.append(KINDS_C[k].format(n=n))
         if k in ("v", "d"):
             actual.append("%s - 1" % n)
+        elif k == "r":
+            actual.append("%s - 1_ncpf_ok" % n)
         elif k in ("vo", "do"):
             locs.append("integer(kind=c_int) :: c_%s" % n)
             actual.append("c_" + n)
             post.append("if (err == 0) %s = c_%s + 1" % (n, n))
+        elif k == "uo":
+            locs.append("integer(kind=c_int) :: c_%s" % n)
+            actual.append("c_" + n)
+            post.append("if (err == 0) %s = merge(-1, c_%s + 1, c_%s < 0)"
+                        % (n, n, n))
         elif k == "s":
             actual.append("ncpf_cstr(%s)" % n)
         elif k == "so":

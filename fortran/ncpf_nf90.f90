@@ -129,10 +129,7 @@ contains
     if (present(nDimensions)) nDimensions = nd
     if (present(nVariables)) nVariables = nv
     if (present(nAttributes)) nAttributes = na
-    if (present(unlimitedDimId)) then
-      unlimitedDimId = ul
-      if (ul == 0) unlimitedDimId = -1
-    end if
+    if (present(unlimitedDimId)) unlimitedDimId = ul
     if (present(formatNum)) st = nfmpi_inq_format(ncid, formatNum)
   end function
 

@@ -145,6 +145,30 @@ module ncpf_special_c
     end function
   end interface
 contains
+  ! nfmpi_wait (how 0), nfmpi_wait_all (1) and nfmpi_cancel (2) on a copy
+  ! of the request ids: as in PnetCDF's binding, the caller's ids are only
+  ! read, where the C call sets each finished one to NC_REQ_NULL.  A
+  ! negative count (NF_REQ_ALL, ...) passes no ids.
+  integer function ncpf_requests(ncid, count, req, status, how)
+    integer, intent(in) :: ncid, count, how
+    integer, intent(in) :: req(*)
+    integer, intent(out) :: status(*)
+    integer(kind=c_int), allocatable :: c(:)
+    integer :: n
+    n = max(count, 0)
+    allocate(c(max(n, 1)))
+    c = 0
+    c(1:n) = req(1:n)
+    select case (how)
+    case (0)
+      ncpf_requests = ncmpi_wait(ncid, count, c, status)
+    case (1)
+      ncpf_requests = ncmpi_wait_all(ncid, count, c, status)
+    case default
+      ncpf_requests = ncmpi_cancel(ncid, count, c, status)
+    end select
+  end function
+
   ! A C string returned by pointer into an 80-character Fortran string.
   function ncpf_str80(p) result(s)
     type(c_ptr), intent(in) :: p
@@ -310,31 +334,31 @@ integer function nfmpi_get_att(ncid, varid, name, buf)
   nfmpi_get_att = ncmpi_get_att(ncid, varid - 1, ncpf_cstr(name), buf)
 end function
 
-integer function nfmpi_wait(ncid, num, reqs, statuses)
+integer function nfmpi_wait(ncid, count, req, status)
   use ncpf_special_c
   implicit none
-  integer, intent(in) :: ncid, num
-  integer, intent(inout) :: reqs(*)
-  integer, intent(out) :: statuses(*)
-  nfmpi_wait = ncmpi_wait(ncid, num, reqs, statuses)
+  integer, intent(in) :: ncid, count
+  integer, intent(in) :: req(*)
+  integer, intent(out) :: status(*)
+  nfmpi_wait = ncpf_requests(ncid, count, req, status, 0)
 end function
 
-integer function nfmpi_wait_all(ncid, num, reqs, statuses)
+integer function nfmpi_wait_all(ncid, count, req, status)
   use ncpf_special_c
   implicit none
-  integer, intent(in) :: ncid, num
-  integer, intent(inout) :: reqs(*)
-  integer, intent(out) :: statuses(*)
-  nfmpi_wait_all = ncmpi_wait_all(ncid, num, reqs, statuses)
+  integer, intent(in) :: ncid, count
+  integer, intent(in) :: req(*)
+  integer, intent(out) :: status(*)
+  nfmpi_wait_all = ncpf_requests(ncid, count, req, status, 1)
 end function
 
-integer function nfmpi_cancel(ncid, num, reqs, statuses)
+integer function nfmpi_cancel(ncid, count, req, status)
   use ncpf_special_c
   implicit none
-  integer, intent(in) :: ncid, num
-  integer, intent(inout) :: reqs(*)
-  integer, intent(out) :: statuses(*)
-  nfmpi_cancel = ncmpi_cancel(ncid, num, reqs, statuses)
+  integer, intent(in) :: ncid, count
+  integer, intent(in) :: req(*)
+  integer, intent(out) :: status(*)
+  nfmpi_cancel = ncpf_requests(ncid, count, req, status, 2)
 end function
 
 logical function nfmpi_issyserr(err)
