@@ -195,14 +195,14 @@ integer function nfmpi_create(mpi_comm, path, cmode, mpi_info, ncid)
   nfmpi_create = ncpf_create(mpi_comm, ncpf_cstr(path), cmode, mpi_info, ncid)
 end function
 
-integer function nfmpi_open(mpi_comm, path, omode, mpi_info, ncid)
+integer function nfmpi_open(mpi_comm, path, mode, mpi_info, ncid)
   use ncpf_special_c
   use ncpf_util
   implicit none
-  integer, intent(in) :: mpi_comm, omode, mpi_info
+  integer, intent(in) :: mpi_comm, mode, mpi_info
   character(len=*), intent(in) :: path
   integer, intent(out) :: ncid
-  nfmpi_open = ncpf_open(mpi_comm, ncpf_cstr(path), omode, mpi_info, ncid)
+  nfmpi_open = ncpf_open(mpi_comm, ncpf_cstr(path), mode, mpi_info, ncid)
 end function
 
 integer function nfmpi_delete(path, mpi_info)
@@ -239,11 +239,11 @@ integer function nfmpi_inq_path(ncid, pathlen, path)
   nfmpi_inq_path = ncpf_inq_path(ncid, pathlen, path, len(path))
 end function
 
-integer function nfmpi_def_var(ncid, name, xtype, ndims, dimids, varid)
+integer function nfmpi_def_var(ncid, name, datatype, ndims, dimids, varid)
   use ncpf_special_c
   use ncpf_util
   implicit none
-  integer, intent(in) :: ncid, xtype, ndims
+  integer, intent(in) :: ncid, datatype, ndims
   character(len=*), intent(in) :: name
   integer, intent(in) :: dimids(*)
   integer, intent(out) :: varid
@@ -254,7 +254,7 @@ integer function nfmpi_def_var(ncid, name, xtype, ndims, dimids, varid)
   do i = 1, ndims
     c(i) = dimids(ndims + 1 - i) - 1
   end do
-  err = ncmpi_def_var(ncid, ncpf_cstr(name), xtype, ndims, c, varid)
+  err = ncmpi_def_var(ncid, ncpf_cstr(name), datatype, ndims, c, varid)
   if (err == 0) varid = varid + 1
   nfmpi_def_var = err
 end function
@@ -278,17 +278,18 @@ integer function nfmpi_inq_vardimid(ncid, varid, dimids)
   nfmpi_inq_vardimid = err
 end function
 
-integer function nfmpi_inq_var(ncid, varid, name, xtype, ndims, dimids, natts)
+integer function nfmpi_inq_var(ncid, varid, name, datatype, ndims, dimids, &
+                               natts)
   implicit none
   integer, intent(in) :: ncid, varid
   character(len=*), intent(out) :: name
-  integer, intent(out) :: xtype, ndims, dimids(*), natts
+  integer, intent(out) :: datatype, ndims, dimids(*), natts
   integer, external :: nfmpi_inq_varname, nfmpi_inq_vartype
   integer, external :: nfmpi_inq_varndims, nfmpi_inq_vardimid
   integer, external :: nfmpi_inq_varnatts
   integer :: err
   err = nfmpi_inq_varname(ncid, varid, name)
-  if (err == 0) err = nfmpi_inq_vartype(ncid, varid, xtype)
+  if (err == 0) err = nfmpi_inq_vartype(ncid, varid, datatype)
   if (err == 0) err = nfmpi_inq_varndims(ncid, varid, ndims)
   if (err == 0) err = nfmpi_inq_vardimid(ncid, varid, dimids)
   if (err == 0) err = nfmpi_inq_varnatts(ncid, varid, natts)
@@ -361,24 +362,24 @@ integer function nfmpi_cancel(ncid, count, req, status)
   nfmpi_cancel = ncpf_requests(ncid, count, req, status, 2)
 end function
 
-logical function nfmpi_issyserr(err)
+logical function nfmpi_issyserr(ncerr)
   implicit none
-  integer, intent(in) :: err
-  nfmpi_issyserr = err > 0
+  integer, intent(in) :: ncerr
+  nfmpi_issyserr = ncerr > 0
 end function
 
-character(len=80) function nfmpi_strerror(err)
+character(len=80) function nfmpi_strerror(ncerr)
   use ncpf_special_c
   implicit none
-  integer, intent(in) :: err
-  nfmpi_strerror = ncpf_str80(ncmpi_strerror(err))
+  integer, intent(in) :: ncerr
+  nfmpi_strerror = ncpf_str80(ncmpi_strerror(ncerr))
 end function
 
-character(len=80) function nfmpi_strerrno(err)
+character(len=80) function nfmpi_strerrno(ncerr)
   use ncpf_special_c
   implicit none
-  integer, intent(in) :: err
-  nfmpi_strerrno = ncpf_str80(ncpf_strerrno(err))
+  integer, intent(in) :: ncerr
+  nfmpi_strerrno = ncpf_str80(ncpf_strerrno(ncerr))
 end function
 
 character(len=80) function nfmpi_inq_libvers()
@@ -397,12 +398,12 @@ end function
 
 ! ncids must hold every open file's id; ids are the C library's, as every
 ! ncid in this binding.
-integer function nfmpi_inq_files_opened(num, ncids)
+integer function nfmpi_inq_files_opened(nfiles, ncids)
   use ncpf_special_c
   implicit none
-  integer, intent(out) :: num
+  integer, intent(out) :: nfiles
   integer, intent(out) :: ncids(*)
-  nfmpi_inq_files_opened = ncmpi_inq_files_opened(num, ncids)
+  nfmpi_inq_files_opened = ncmpi_inq_files_opened(nfiles, ncids)
 end function
 
 integer function nfmpi_inq_malloc_size(size)
