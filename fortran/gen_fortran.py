@@ -800,24 +800,29 @@ def nf90_varn_generics(procs, bodies):
                         ftype, text, "value", "len(value)" if text else "1")
                     b += decl
                 buf = "values" if rank else "p"
-                b.append("  allocate(cnt(size(start, 1), size(start, 2)))")
-                b.append("  cnt = 1")
-                if rank:
-                    b.append("  if (present(count)) then")
-                    b.append("    if (any(shape(count) /= shape(start))) then")
-                    b.append("      status = nf_eedge")
-                    b.append("      return")
-                    b.append("    end if")
-                    b.append("    cnt = count")
-                    b.append("  end if")
-                else:
+                if not rank:
                     b += stmts
+                # Only the first num columns (and the variable's rank of
+                # rows) of start and count are read: the arrays may be
+                # larger, as in PnetCDF.
                 b.append("  nd = ncpf_ndims(ncid, varid)")
                 b.append("  if (size(start, 1) < nd .or. "
                          "size(start, 2) < num) then")
                 b.append("    status = nf_einvalcoords")
                 b.append("    return")
                 b.append("  end if")
+                b.append("  allocate(cnt(max(nd, 1), max(num, 1)))")
+                b.append("  cnt = 1")
+                if rank:
+                    b.append("  if (present(count)) then")
+                    b.append("    if (size(count, 1) < nd .or. "
+                             "size(count, 2) < num) then")
+                    b.append("      status = nf_eedge")
+                    b.append("      return")
+                    b.append("    end if")
+                    b.append("    cnt(1:nd, 1:max(num, 0)) = "
+                             "count(1:nd, 1:max(num, 0))")
+                    b.append("  end if")
                 b.append("  call ncpf_revn(nd, num, start(1:nd, 1:max(num, 0)), "
                          "c_s, p_s, 1_ncpf_ok)")
                 b.append("  call ncpf_revn(nd, num, cnt(1:nd, 1:max(num, 0)), "

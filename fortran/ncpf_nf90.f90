@@ -303,7 +303,10 @@ contains
   ! The coordinates of an nf90mpi_{put,get}_var call, in Fortran order:
   ! start defaults to 1, count to the shape of the values (then 1), and
   ! form says which access form the given arguments ask for (1 vara,
-  ! 2 vars, 3 varm).  Arrays shorter than the variable's rank are errors.
+  ! 2 vars, 3 varm).  Arrays shorter than the variable's rank are errors,
+  ! and so are values of higher rank without a count, except on a scalar
+  ! variable: any array (or string) there is its one element, as in
+  ! PnetCDF.
   function nf90mpi_coords(ncid, varid, shp, form, s, c, st, m, start, &
                           count, stride, map) result(status)
     integer, intent(in) :: ncid, varid
@@ -321,7 +324,7 @@ contains
     c = 1
     st = 1
     m = 1
-    if (size(shp) > nd .and. .not. present(count)) then
+    if (nd > 0 .and. size(shp) > nd .and. .not. present(count)) then
       status = nf_einvalcoords
       return
     end if
