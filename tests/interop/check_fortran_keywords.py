@@ -24,12 +24,14 @@ collide so.
 The program is then compiled (-fsyntax-only) against the reference module,
 which must accept it (a check of this script), and against ours; each call
 our module rejects is reported with the compiler's message.  Arguments are
-variables of the dummy's type, kind and rank, so a call compiles exactly
-when a specific procedure of ours takes those names in that order.
+variables (or expressions) of the dummy's type, kind and rank, so a call
+compiles exactly when a specific procedure of ours takes those names in
+that order.  The reference module is read, never copied: the program is
+written in the work directory each time the check runs.
 
 Usage: check_fortran_keywords.py --ref-mod PATH/pnetcdf.mod --fc mpif90
-           --ours-moddir DIR --ref-moddir DIR --work DIR [--keep-going]
-Exit status 0 only when ours accepts every call.
+           --ours-moddir DIR --ref-moddir DIR --work DIR
+Exit status 0 only when ours accepts every call (and there were calls).
 """
 
 import argparse
@@ -90,7 +92,6 @@ class Dummy:
         self.ftype = typespec(body[2])
         spec = body[6]
         self.rank = int(spec[0]) if spec else 0
-        self.kind_of_array = spec[2] if spec else None
 
     def key(self):
         return self.ftype + (self.rank,)
@@ -138,6 +139,7 @@ def public_calls(path, prefixes):
                 and explicit(syms, sid):
             out.append((n, Proc(syms, sid)))
     return out
+
 
 def extra_procedures(ours_path, ref_path, prefixes):
     """[Proc] public in our module but in neither the reference module's
@@ -313,6 +315,9 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     prefixes = ("nf90mpi_", "nfmpi_")
     calls = public_calls(a.ref_mod, prefixes)
+    if not calls:
+        print("FAIL: no procedures found in %s" % a.ref_mod)
+        return 1
     prog = build(calls)
     ours_mod = os.path.join(a.ours_moddir, "pnetcdf.mod")
     for proc in extra_procedures(ours_mod, a.ref_mod, prefixes):
