@@ -19,8 +19,10 @@ returned by value) are written by hand in nfmpi_special.f90 and only
 declared here (SPECIAL).
 
 Fortran conventions applied on the way to C: ids and indices are 1-based
-(varid, dimid, start, index; NF_GLOBAL = 0 maps to NC_GLOBAL = -1),
-dimension-ordered arrays are reversed, names are blank-trimmed.
+(varid, dimid, attribute number, start, index, record number; NF_GLOBAL = 0
+maps to NC_GLOBAL = -1, and the unlimited dimension's id is -1 on both
+sides where there is none), dimension-ordered arrays are reversed, names
+are blank-trimmed.  Request ids, statuses and ncids pass unchanged.
 """
 import os
 import sys
@@ -68,6 +70,8 @@ OPS = [
 #   io integer out         vo varid out (1-based)    do dimid out (1-based)
 #   o  MPI_Offset in       oo MPI_Offset out         s  name in (trimmed)
 #   so name out (blank-padded)
+#   r  MPI_Offset in, a 1-based record number
+#   uo dimid out, 1-based, but -1 (no unlimited dimension) stays -1
 SIMPLE = [
     ("close", "ncid:i"),
     ("enddef", "ncid:i"),
@@ -80,10 +84,10 @@ SIMPLE = [
     ("begin_indep_data", "ncid:i"),
     ("end_indep_data", "ncid:i"),
     ("set_fill", "ncid:i fillmode:i old_mode:io"),
-    ("set_default_format", "format:i old_format:io"),
-    ("inq_default_format", "format:io"),
-    ("inq_format", "ncid:i format:io"),
-    ("inq_file_format", "path:s format:io"),
+    ("set_default_format", "new_fmt:i old_fmt:io"),
+    ("inq_default_format", "default_fmt:io"),
+    ("inq_format", "ncid:i fmt:io"),
+    ("inq_file_format", "path:s fmt:io"),
     ("inq_striping", "ncid:i striping_size:io striping_count:io"),
     ("inq_header_size", "ncid:i size:oo"),
     ("inq_header_extent", "ncid:i extent:oo"),
@@ -98,11 +102,11 @@ SIMPLE = [
     ("def_dim", "ncid:i name:s len:o dimid:do"),
     ("rename_dim", "ncid:i dimid:d name:s"),
     ("rename_var", "ncid:i varid:v name:s"),
-    ("inq", "ncid:i ndims:io nvars:io ngatts:io unlimdimid:do"),
+    ("inq", "ncid:i ndims:io nvars:io ngatts:io unlimdimid:uo"),
     ("inq_ndims", "ncid:i ndims:io"),
     ("inq_nvars", "ncid:i nvars:io"),
     ("inq_natts", "ncid:i ngatts:io"),
-    ("inq_unlimdim", "ncid:i unlimdimid:do"),
+    ("inq_unlimdim", "ncid:i unlimdimid:uo"),
     ("inq_num_rec_vars", "ncid:i nvars:io"),
     ("inq_num_fix_vars", "ncid:i nvars:io"),
     ("inq_dimid", "ncid:i name:s dimid:do"),
@@ -116,14 +120,14 @@ SIMPLE = [
     ("inq_varnatts", "ncid:i varid:v natts:io"),
     ("inq_varoffset", "ncid:i varid:v offset:oo"),
     ("inq_att", "ncid:i varid:v name:s xtype:io len:oo"),
-    ("inq_attid", "ncid:i varid:v name:s attnum:vo"),
+    ("inq_attid", "ncid:i varid:v name:s attid:vo"),
     ("inq_atttype", "ncid:i varid:v name:s xtype:io"),
     ("inq_attlen", "ncid:i varid:v name:s len:oo"),
-    ("inq_attname", "ncid:i varid:v attnum:v name:so"),
+    ("inq_attname", "ncid:i varid:v attid:v name:so"),
     ("copy_att", "ncid_in:i varid_in:v name:s ncid_out:i varid_out:v"),
     ("rename_att", "ncid:i varid:v curname:s newname:s"),
     ("del_att", "ncid:i varid:v name:s"),
-    ("fill_var_rec", "ncid:i varid:v recno:o"),
+    ("fill_var_rec", "ncid:i varid:v recno:r"),
 ]
 
 # Written by hand in nfmpi_special.f90: declared in the module and the
@@ -142,6 +146,57 @@ SPECIAL = {
     "inq_malloc_size": "integer", "inq_malloc_max_size": "integer",
     "inq_malloc_list": "integer",
 }
+# The interfaces module pnetcdf gives the hand-written functions: their
+# dummy arguments, named as in PnetCDF's module (programs may pass them by
+# keyword), and declarations.  def_var_fill and inq_var_fill, whose fill
+# value has no one type, stay external as in PnetCDF.
+_REQS = ("ncid, count, req, status",
+         ["integer, intent(in) :: ncid, count",
+          "integer, intent(in) :: req(*)",
+          "integer, intent(out) :: status(*)"])
+_INFO = ("ncid, mpi_info", ["integer, intent(in) :: ncid",
+                            "integer, intent(out) :: mpi_info"])
+_OPEN = ["integer, intent(in) :: mpi_comm, mpi_info",
+         "character(len=*), intent(in) :: path",
+         "integer, intent(out) :: ncid"]
+SPECIAL_IFACE = {
+    "create": ("mpi_comm, path, cmode, mpi_info, ncid",
+               _OPEN + ["integer, intent(in) :: cmode"]),
+    "open": ("mpi_comm, path, mode, mpi_info, ncid",
+             _OPEN + ["integer, intent(in) :: mode"]),
+    "delete": ("path, mpi_info", ["character(len=*), intent(in) :: path",
+                                  "integer, intent(in) :: mpi_info"]),
+    "inq_file_info": _INFO, "get_file_info": _INFO,
+    "inq_path": ("ncid, pathlen, path",
+                 ["integer, intent(in) :: ncid",
+                  "integer, intent(out) :: pathlen",
+                  "character(len=*), intent(out) :: path"]),
+    "def_var": ("ncid, name, datatype, ndims, dimids, varid",
+                ["integer, intent(in) :: ncid, datatype, ndims",
+                 "character(len=*), intent(in) :: name",
+                 "integer, intent(in) :: dimids(*)",
+                 "integer, intent(out) :: varid"]),
+    "inq_var": ("ncid, varid, name, datatype, ndims, dimids, natts",
+                ["integer, intent(in) :: ncid, varid",
+                 "character(len=*), intent(out) :: name",
+                 "integer, intent(out) :: datatype, ndims, natts",
+                 "integer, intent(out) :: dimids(*)"]),
+    "inq_vardimid": ("ncid, varid, dimids",
+                     ["integer, intent(in) :: ncid, varid",
+                      "integer, intent(out) :: dimids(*)"]),
+    "wait": _REQS, "wait_all": _REQS, "cancel": _REQS,
+    "issyserr": ("ncerr", ["integer, intent(in) :: ncerr"]),
+    "strerror": ("ncerr", ["integer, intent(in) :: ncerr"]),
+    "strerrno": ("ncerr", ["integer, intent(in) :: ncerr"]),
+    "inq_libvers": ("", []),
+    "inq_files_opened": ("nfiles, ncids",
+                         ["integer, intent(out) :: nfiles",
+                          "integer, intent(out) :: ncids(*)"]),
+    "inq_malloc_size": ("size", ["integer(kind=ncpf_ok), intent(out) :: size"]),
+    "inq_malloc_max_size": ("size",
+                            ["integer(kind=ncpf_ok), intent(out) :: size"]),
+    "inq_malloc_list": ("", []),
+}
 # nfmpi_inq_version and PnetCDF's helpers nfmpi_xstrerror, nfmpi_xstrerrno
 # and nfmpi_xinq_libvers are exported but, as in PnetCDF, declared neither
 # in pnetcdf.inc nor in the module: a program declares them itself.
@@ -155,6 +210,12 @@ for _op, _sfx, _intent, _req in OPS:
             FLEX.append("%s_%s%s" % (_op, _form, _s))
 FLEX += ["put_att", "get_att"]   # hand-written
 FLEX += ["put_vard", "put_vard_all", "get_vard", "get_vard_all"]
+# Functions the library has but PnetCDF's module pnetcdf does not declare:
+# a program using the module declares them itself (integer, external ::
+# nfmpi_put_var_int_all), which a declaration in our module would make a
+# name clash.  pnetcdf.inc declares them all.
+NOT_IN_MODULE = {"put_var_%s_all" % t[0] for t in TYPES}
+NOT_IN_MODULE |= {"put_var_all", "put_att", "get_att"}
 
 KINDS_F = {
     "i": "integer, intent(in) :: {n}",
@@ -163,7 +224,9 @@ KINDS_F = {
     "io": "integer, intent(out) :: {n}",
     "vo": "integer, intent(out) :: {n}",
     "do": "integer, intent(out) :: {n}",
+    "uo": "integer, intent(out) :: {n}",
     "o": "integer(kind=ncpf_ok), intent(in) :: {n}",
+    "r": "integer(kind=ncpf_ok), intent(in) :: {n}",
     "oo": "integer(kind=ncpf_ok), intent(out) :: {n}",
     "s": "character(len=*), intent(in) :: {n}",
     "so": "character(len=*), intent(out) :: {n}",
@@ -175,7 +238,9 @@ KINDS_C = {
     "io": "integer(kind=c_int) :: {n}",
     "vo": "integer(kind=c_int) :: {n}",
     "do": "integer(kind=c_int) :: {n}",
+    "uo": "integer(kind=c_int) :: {n}",
     "o": "integer(kind=c_long_long), value :: {n}",
+    "r": "integer(kind=c_long_long), value :: {n}",
     "oo": "integer(kind=c_long_long) :: {n}",
     "s": "character(kind=c_char) :: {n}(*)",
     "so": "character(kind=c_char) :: {n}(*)",
@@ -208,10 +273,17 @@ def simple_fn(name, spec):
         cdecls.append(KINDS_C[k].format(n=n))
         if k in ("v", "d"):
             actual.append("%s - 1" % n)
+        elif k == "r":
+            actual.append("%s - 1_ncpf_ok" % n)
         elif k in ("vo", "do"):
             locs.append("integer(kind=c_int) :: c_%s" % n)
             actual.append("c_" + n)
             post.append("if (err == 0) %s = c_%s + 1" % (n, n))
+        elif k == "uo":
+            locs.append("integer(kind=c_int) :: c_%s" % n)
+            actual.append("c_" + n)
+            post.append("if (err == 0) %s = merge(-1, c_%s + 1, c_%s < 0)"
+                        % (n, n, n))
         elif k == "s":
             actual.append("ncpf_cstr(%s)" % n)
         elif k == "so":
@@ -228,21 +300,40 @@ def simple_fn(name, spec):
               [a[0] for a in args], body)
 
 
+# The buffer's dummy argument, named as in PnetCDF's module (programs may
+# pass it by keyword): text, or the type's letters and val (one element,
+# var1) or vals.
+BUF_LETTERS = {"int1": "i1", "int2": "i2", "int": "i", "real": "r",
+               "double": "d", "int8": "i8"}
+# The text functions whose buffer PnetCDF's module declares an array
+# (text(*)) rather than one string: they take either.
+TEXT_ARRAY = {"bput_var_text", "bput_vara_text"}
+
+
+def buf_name(tsfx, one):
+    if tsfx == "text":
+        return "text"
+    return BUF_LETTERS[tsfx] + ("val" if one else "vals")
+
+
 def typed_access_fn(op, form, sfx, intent, req, t):
     tsfx, ftype, csfx, ctype, _ = t
     name = "%s_%s_%s%s" % (op, form, tsfx, sfx)
     cname = "ncmpi_%s_%s_%s%s" % (op, form, csfx, sfx)
     coords = FORMS[form]
     scalar = form == "var1" and tsfx != "text"
+    buf = buf_name(tsfx, form == "var1")
     fdecls = ["integer, intent(in) :: ncid, varid"]
     cdecls = ["integer(kind=c_int), value :: ncid, varid"]
     for c in coords:
         fdecls.append("integer(kind=ncpf_ok), intent(in) :: %s(*)" % c)
         cdecls.append("integer(kind=c_long_long) :: %s(*)" % c)
     dim = "" if scalar or tsfx == "text" else "(*)"
-    fdecls.append("%s, intent(%s) :: buf%s" % (ftype, intent, dim))
-    cdecls.append("%s :: buf%s" % (ctype, "" if scalar else "(*)"))
-    dummies = ["ncid", "varid"] + coords + ["buf"]
+    if name in TEXT_ARRAY:
+        dim = "(*)"
+    fdecls.append("%s, intent(%s) :: %s%s" % (ftype, intent, buf, dim))
+    cdecls.append("%s :: %s%s" % (ctype, buf, "" if scalar else "(*)"))
+    dummies = ["ncid", "varid"] + coords + [buf]
     if req:
         fdecls.append("integer, intent(out) :: req")
         cdecls.append("integer(kind=c_int) :: req")
@@ -255,7 +346,7 @@ def typed_access_fn(op, form, sfx, intent, req, t):
     for c in coords:
         body.append("call ncpf_rev(nd, %s, c_%s, %d_ncpf_ok)"
                     % (c, c, COORD_SHIFT[c]))
-    actual = ["ncid", "varid - 1"] + ["c_" + c for c in coords] + ["buf"]
+    actual = ["ncid", "varid - 1"] + ["c_" + c for c in coords] + [buf]
     if req:
         actual.append("req")
     body.append("nfmpi_%s = %s(%s)" % (name, cname, ", ".join(actual)))
@@ -269,13 +360,14 @@ def typed_varn_fn(op, sfx, intent, req, t):
     name = "%s_varn_%s%s" % (op, tsfx, sfx)
     cname = "ncmpi_%s_varn_%s%s" % (op, csfx, sfx)
     dim = "" if tsfx == "text" else "(*)"
+    buf = buf_name(tsfx, False)
     fdecls = ["integer, intent(in) :: ncid, varid, num",
               "integer(kind=ncpf_ok), intent(in) :: starts(*), counts(*)",
-              "%s, intent(%s) :: buf%s" % (ftype, intent, dim)]
+              "%s, intent(%s) :: %s%s" % (ftype, intent, buf, dim)]
     cdecls = ["integer(kind=c_int), value :: ncid, varid, num",
               "type(c_ptr) :: starts(*), counts(*)",
-              "%s :: buf(*)" % ctype]
-    dummies = ["ncid", "varid", "num", "starts", "counts", "buf"]
+              "%s :: %s(*)" % (ctype, buf)]
+    dummies = ["ncid", "varid", "num", "starts", "counts", buf]
     if req:
         fdecls.append("integer, intent(out) :: req")
         cdecls.append("integer(kind=c_int) :: req")
@@ -287,7 +379,7 @@ def typed_varn_fn(op, sfx, intent, req, t):
             "nd = ncpf_ndims(ncid, varid)",
             "call ncpf_revn(nd, num, starts, c_s, p_s, 1_ncpf_ok)",
             "call ncpf_revn(nd, num, counts, c_c, p_c, 0_ncpf_ok)"]
-    actual = ["ncid", "varid - 1", "num", "p_s", "p_c", "buf"]
+    actual = ["ncid", "varid - 1", "num", "p_s", "p_c", buf]
     if req:
         actual.append("req")
     body.append("nfmpi_%s = %s(%s)" % (name, cname, ", ".join(actual)))
@@ -338,10 +430,11 @@ def typed_att_fns(t):
         actual.append("xtype")
     fd.append("integer(kind=ncpf_ok), intent(in) :: len")
     cd.append("integer(kind=c_long_long), value :: len")
-    fd.append("%s, intent(in) :: buf%s" % (ftype, "" if text else "(*)"))
-    cd.append("%s :: buf(*)" % ctype)
-    dummies += ["len", "buf"]
-    actual += ["len", "buf"]
+    buf = buf_name(tsfx, False)
+    fd.append("%s, intent(in) :: %s%s" % (ftype, buf, "" if text else "(*)"))
+    cd.append("%s :: %s(*)" % (ctype, buf))
+    dummies += ["len", buf]
+    actual += ["len", buf]
     name = "put_att_" + tsfx
     out.append(Fn(name, "ncmpi_put_att_" + csfx, fd, cd, dummies, dummies,
                   ["nfmpi_%s = ncmpi_put_att_%s(%s)"
@@ -349,13 +442,13 @@ def typed_att_fns(t):
     # get
     fd = ["integer, intent(in) :: ncid, varid",
           "character(len=*), intent(in) :: name",
-          "%s, intent(out) :: buf%s" % (ftype, "" if text else "(*)")]
+          "%s, intent(out) :: %s%s" % (ftype, buf, "" if text else "(*)")]
     cd = ["integer(kind=c_int), value :: ncid, varid",
-          "character(kind=c_char) :: name(*)", "%s :: buf(*)" % ctype]
-    dummies = ["ncid", "varid", "name", "buf"]
+          "character(kind=c_char) :: name(*)", "%s :: %s(*)" % (ctype, buf)]
+    dummies = ["ncid", "varid", "name", buf]
     name = "get_att_" + tsfx
-    body = ["nfmpi_%s = ncmpi_get_att_%s(ncid, varid - 1, ncpf_cstr(name), buf)"
-            % (name, csfx)]
+    body = ["nfmpi_%s = ncmpi_get_att_%s(ncid, varid - 1, ncpf_cstr(name), %s)"
+            % (name, csfx, buf)]
     out.append(Fn(name, "ncmpi_get_att_" + csfx, fd, cd, dummies, dummies,
                   body))
     return out
@@ -707,24 +800,29 @@ def nf90_varn_generics(procs, bodies):
                         ftype, text, "value", "len(value)" if text else "1")
                     b += decl
                 buf = "values" if rank else "p"
-                b.append("  allocate(cnt(size(start, 1), size(start, 2)))")
-                b.append("  cnt = 1")
-                if rank:
-                    b.append("  if (present(count)) then")
-                    b.append("    if (any(shape(count) /= shape(start))) then")
-                    b.append("      status = nf_eedge")
-                    b.append("      return")
-                    b.append("    end if")
-                    b.append("    cnt = count")
-                    b.append("  end if")
-                else:
+                if not rank:
                     b += stmts
+                # Only the first num columns (and the variable's rank of
+                # rows) of start and count are read: the arrays may be
+                # larger, as in PnetCDF.
                 b.append("  nd = ncpf_ndims(ncid, varid)")
                 b.append("  if (size(start, 1) < nd .or. "
                          "size(start, 2) < num) then")
                 b.append("    status = nf_einvalcoords")
                 b.append("    return")
                 b.append("  end if")
+                b.append("  allocate(cnt(max(nd, 1), max(num, 1)))")
+                b.append("  cnt = 1")
+                if rank:
+                    b.append("  if (present(count)) then")
+                    b.append("    if (size(count, 1) < nd .or. "
+                             "size(count, 2) < num) then")
+                    b.append("      status = nf_eedge")
+                    b.append("      return")
+                    b.append("    end if")
+                    b.append("    cnt(1:nd, 1:max(num, 0)) = "
+                             "count(1:nd, 1:max(num, 0))")
+                    b.append("  end if")
                 b.append("  call ncpf_revn(nd, num, start(1:nd, 1:max(num, 0)), "
                          "c_s, p_s, 1_ncpf_ok)")
                 b.append("  call ncpf_revn(nd, num, cnt(1:nd, 1:max(num, 0)), "
@@ -878,22 +976,32 @@ def nf90_generics():
 
 # nf90mpi_* functions with the arguments of the nfmpi_* function of the
 # same name in SIMPLE: generated as plain forwarders in module pnetcdf.
-NF90_SAME = [
-    "abort", "buffer_attach", "buffer_detach", "copy_att", "del_att",
-    "fill_var_rec", "flush", "inq_attname", "inq_buffer_size",
-    "inq_buffer_usage", "inq_default_format", "inq_get_size",
-    "inq_header_extent", "inq_header_size", "inq_nreqs", "inq_num_fix_vars",
-    "inq_num_rec_vars", "inq_put_size", "inq_recsize", "inq_striping",
-    "inq_varoffset", "rename_att", "rename_dim", "rename_var",
-    "set_default_format", "set_fill", "sync_numrecs",
-]
+# Where PnetCDF's module names a dummy argument differently from its
+# nfmpi_* function (programs pass them by keyword), the new names.
+NF90_SAME = {
+    "abort": {}, "buffer_attach": {}, "buffer_detach": {}, "copy_att": {},
+    "del_att": {}, "fill_var_rec": {}, "flush": {},
+    "inq_attname": {"attid": "attnum"}, "inq_buffer_size": {},
+    "inq_buffer_usage": {}, "inq_default_format": {
+        "default_fmt": "default_format"},
+    "inq_get_size": {"size": "get_size"},
+    "inq_header_extent": {"extent": "h_extent"},
+    "inq_header_size": {"size": "h_size"}, "inq_nreqs": {},
+    "inq_num_fix_vars": {}, "inq_num_rec_vars": {},
+    "inq_put_size": {"size": "put_size"}, "inq_recsize": {},
+    "inq_striping": {}, "inq_varoffset": {}, "rename_att": {},
+    "rename_dim": {}, "rename_var": {"name": "newname"},
+    "set_default_format": {"new_fmt": "new_format",
+                           "old_fmt": "old_format"},
+    "set_fill": {}, "sync_numrecs": {},
+}
 
 
 def nf90_same():
     bodies = []
     spec = dict(SIMPLE)
-    for name in NF90_SAME:
-        args = parse_args(spec[name])
+    for name, renames in NF90_SAME.items():
+        args = [(renames.get(n, n), k) for n, k in parse_args(spec[name])]
         b = ["integer function nf90mpi_%s(%s)"
              % (name, ", ".join(a[0] for a in args))]
         b += ["  " + KINDS_F[k].format(n=n) for n, k in args]
@@ -999,21 +1107,37 @@ def module_file(fns, consts):
     o += constants_f90(consts, True)
     o.append("  interface")
     for f in fns:
+        if f.name in NOT_IN_MODULE:
+            continue
         o.append(wrap("integer function nfmpi_%s(%s)"
                       % (f.name, ", ".join(f.dummies)), 4))
         o.append("      import :: ncpf_ok")
         o += [wrap(d, 6) for d in f.fdecls]
         o.append("    end function")
+    for n, typ in sorted(SPECIAL.items()):
+        if n not in SPECIAL_IFACE:
+            continue
+        args, decls = SPECIAL_IFACE[n]
+        o.append(wrap("%s function nfmpi_%s(%s)" % (typ, n, args), 4))
+        o.append("      import :: ncpf_ok")
+        o += [wrap(d, 6) for d in decls]
+        o.append("    end function")
     o.append("  end interface")
     for n, typ in sorted(SPECIAL.items()):
-        o.append("  %s, external :: nfmpi_%s" % (typ, n))
+        if n not in SPECIAL_IFACE:
+            o.append("  %s, external :: nfmpi_%s" % (typ, n))
     for n in FLEX:
-        o.append("  integer, external :: nfmpi_%s" % n)
+        if n not in NOT_IN_MODULE:
+            o.append("  integer, external :: nfmpi_%s" % n)
     for g, plist in procs.items():
         o.append("  interface %s" % g)
         for p in plist:
             o.append("    module procedure %s" % p)
         o.append("  end interface")
+        # Only the generic is public, as in PnetCDF's module: the specific
+        # procedures' names stay out of the program's name space.
+        for p in plist:
+            o.append("  private :: %s" % p)
     o.append("contains")
     o.append(NF90_HELPERS)
     o += bodies

@@ -17,6 +17,7 @@ module ncpf_nf90
   public :: nf90mpi_strerrno, nf90mpi_issyserr, nf90mpi_inquire_attribute
 
   integer, external :: nfmpi_create, nfmpi_open, nfmpi_close, nfmpi_enddef
+  integer, external :: nfmpi__enddef
   integer, external :: nfmpi_redef, nfmpi_def_dim, nfmpi_def_var, nfmpi_inq
   integer, external :: nfmpi_inq_format, nfmpi_inq_dim, nfmpi_inq_varname
   integer, external :: nfmpi_inq_vartype, nfmpi_inq_varndims
@@ -59,9 +60,28 @@ contains
     nf90mpi_close = nfmpi_close(ncid)
   end function
 
-  integer function nf90mpi_enddef(ncid)
+  ! With any of the four alignment arguments nfmpi__enddef, the others
+  ! taking PnetCDF's defaults (0 free bytes, 4-byte alignment).
+  integer function nf90mpi_enddef(ncid, h_minfree, v_align, v_minfree, &
+                                  r_align)
     integer, intent(in) :: ncid
-    nf90mpi_enddef = nfmpi_enddef(ncid)
+    integer(kind=ncpf_ok), intent(in), optional :: h_minfree, v_align
+    integer(kind=ncpf_ok), intent(in), optional :: v_minfree, r_align
+    integer(kind=ncpf_ok) :: hf, va, vf, ra
+    if (.not. (present(h_minfree) .or. present(v_align) .or. &
+               present(v_minfree) .or. present(r_align))) then
+      nf90mpi_enddef = nfmpi_enddef(ncid)
+      return
+    end if
+    hf = 0
+    va = 4
+    vf = 0
+    ra = 4
+    if (present(h_minfree)) hf = h_minfree
+    if (present(v_align)) va = v_align
+    if (present(v_minfree)) vf = v_minfree
+    if (present(r_align)) ra = r_align
+    nf90mpi_enddef = nfmpi__enddef(ncid, hf, va, vf, ra)
   end function
 
   integer function nf90mpi_redef(ncid)
@@ -101,11 +121,11 @@ contains
     nf90mpi_def_var_scalar = nfmpi_def_var(ncid, name, xtype, 0, none, varid)
   end function
 
-  integer function nf90mpi_def_var_onedim(ncid, name, xtype, dimid, varid)
-    integer, intent(in) :: ncid, xtype, dimid
+  integer function nf90mpi_def_var_onedim(ncid, name, xtype, dimids, varid)
+    integer, intent(in) :: ncid, xtype, dimids
     character(len=*), intent(in) :: name
     integer, intent(out) :: varid
-    nf90mpi_def_var_onedim = nfmpi_def_var(ncid, name, xtype, 1, [dimid], &
+    nf90mpi_def_var_onedim = nfmpi_def_var(ncid, name, xtype, 1, [dimids], &
                                            varid)
   end function
 
@@ -129,10 +149,7 @@ contains
     if (present(nDimensions)) nDimensions = nd
     if (present(nVariables)) nVariables = nv
     if (present(nAttributes)) nAttributes = na
-    if (present(unlimitedDimId)) then
-      unlimitedDimId = ul
-      if (ul == 0) unlimitedDimId = -1
-    end if
+    if (present(unlimitedDimId)) unlimitedDimId = ul
     if (present(formatNum)) st = nfmpi_inq_format(ncid, formatNum)
   end function
 
@@ -200,31 +217,31 @@ contains
     nf90mpi_inq_dimid = nfmpi_inq_dimid(ncid, name, dimid)
   end function
 
-  integer function nf90mpi_wait_all(ncid, num, reqs, statuses)
+  integer function nf90mpi_wait_all(ncid, num, req, st)
     integer, intent(in) :: ncid, num
-    integer, intent(inout) :: reqs(:)
-    integer, intent(out) :: statuses(:)
-    nf90mpi_wait_all = nfmpi_wait_all(ncid, num, reqs, statuses)
+    integer, intent(in) :: req(:)
+    integer, intent(out) :: st(:)
+    nf90mpi_wait_all = nfmpi_wait_all(ncid, num, req, st)
   end function
 
-  integer function nf90mpi_wait(ncid, num, reqs, statuses)
+  integer function nf90mpi_wait(ncid, num, req, st)
     integer, intent(in) :: ncid, num
-    integer, intent(inout) :: reqs(:)
-    integer, intent(out) :: statuses(:)
-    nf90mpi_wait = nfmpi_wait(ncid, num, reqs, statuses)
+    integer, intent(in) :: req(:)
+    integer, intent(out) :: st(:)
+    nf90mpi_wait = nfmpi_wait(ncid, num, req, st)
   end function
 
-  integer function nf90mpi_cancel(ncid, num, reqs, statuses)
+  integer function nf90mpi_cancel(ncid, num, req, st)
     integer, intent(in) :: ncid, num
-    integer, intent(inout) :: reqs(:)
-    integer, intent(out) :: statuses(:)
-    nf90mpi_cancel = nfmpi_cancel(ncid, num, reqs, statuses)
+    integer, intent(in) :: req(:)
+    integer, intent(out) :: st(:)
+    nf90mpi_cancel = nfmpi_cancel(ncid, num, req, st)
   end function
 
-  integer function nf90mpi_delete(path, mpi_info)
-    character(len=*), intent(in) :: path
+  integer function nf90mpi_delete(name, mpi_info)
+    character(len=*), intent(in) :: name
     integer, intent(in) :: mpi_info
-    nf90mpi_delete = nfmpi_delete(path, mpi_info)
+    nf90mpi_delete = nfmpi_delete(name, mpi_info)
   end function
 
   integer function nf90mpi_get_file_info(ncid, mpi_info)
@@ -286,7 +303,10 @@ contains
   ! The coordinates of an nf90mpi_{put,get}_var call, in Fortran order:
   ! start defaults to 1, count to the shape of the values (then 1), and
   ! form says which access form the given arguments ask for (1 vara,
-  ! 2 vars, 3 varm).  Arrays shorter than the variable's rank are errors.
+  ! 2 vars, 3 varm).  Arrays shorter than the variable's rank are errors,
+  ! and so are values of higher rank without a count, except on a scalar
+  ! variable: any array (or string) there is its one element, as in
+  ! PnetCDF.
   function nf90mpi_coords(ncid, varid, shp, form, s, c, st, m, start, &
                           count, stride, map) result(status)
     integer, intent(in) :: ncid, varid
@@ -304,7 +324,7 @@ contains
     c = 1
     st = 1
     m = 1
-    if (size(shp) > nd .and. .not. present(count)) then
+    if (nd > 0 .and. size(shp) > nd .and. .not. present(count)) then
       status = nf_einvalcoords
       return
     end if

@@ -145,6 +145,30 @@ module ncpf_special_c
     end function
   end interface
 contains
+  ! nfmpi_wait (how 0), nfmpi_wait_all (1) and nfmpi_cancel (2) on a copy
+  ! of the request ids: as in PnetCDF's binding, the caller's ids are only
+  ! read, where the C call sets each finished one to NC_REQ_NULL.  A
+  ! negative count (NF_REQ_ALL, ...) passes no ids.
+  integer function ncpf_requests(ncid, count, req, status, how)
+    integer, intent(in) :: ncid, count, how
+    integer, intent(in) :: req(*)
+    integer, intent(out) :: status(*)
+    integer(kind=c_int), allocatable :: c(:)
+    integer :: n
+    n = max(count, 0)
+    allocate(c(max(n, 1)))
+    c = 0
+    c(1:n) = req(1:n)
+    select case (how)
+    case (0)
+      ncpf_requests = ncmpi_wait(ncid, count, c, status)
+    case (1)
+      ncpf_requests = ncmpi_wait_all(ncid, count, c, status)
+    case default
+      ncpf_requests = ncmpi_cancel(ncid, count, c, status)
+    end select
+  end function
+
   ! A C string returned by pointer into an 80-character Fortran string.
   function ncpf_str80(p) result(s)
     type(c_ptr), intent(in) :: p
@@ -171,14 +195,14 @@ integer function nfmpi_create(mpi_comm, path, cmode, mpi_info, ncid)
   nfmpi_create = ncpf_create(mpi_comm, ncpf_cstr(path), cmode, mpi_info, ncid)
 end function
 
-integer function nfmpi_open(mpi_comm, path, omode, mpi_info, ncid)
+integer function nfmpi_open(mpi_comm, path, mode, mpi_info, ncid)
   use ncpf_special_c
   use ncpf_util
   implicit none
-  integer, intent(in) :: mpi_comm, omode, mpi_info
+  integer, intent(in) :: mpi_comm, mode, mpi_info
   character(len=*), intent(in) :: path
   integer, intent(out) :: ncid
-  nfmpi_open = ncpf_open(mpi_comm, ncpf_cstr(path), omode, mpi_info, ncid)
+  nfmpi_open = ncpf_open(mpi_comm, ncpf_cstr(path), mode, mpi_info, ncid)
 end function
 
 integer function nfmpi_delete(path, mpi_info)
@@ -215,11 +239,11 @@ integer function nfmpi_inq_path(ncid, pathlen, path)
   nfmpi_inq_path = ncpf_inq_path(ncid, pathlen, path, len(path))
 end function
 
-integer function nfmpi_def_var(ncid, name, xtype, ndims, dimids, varid)
+integer function nfmpi_def_var(ncid, name, datatype, ndims, dimids, varid)
   use ncpf_special_c
   use ncpf_util
   implicit none
-  integer, intent(in) :: ncid, xtype, ndims
+  integer, intent(in) :: ncid, datatype, ndims
   character(len=*), intent(in) :: name
   integer, intent(in) :: dimids(*)
   integer, intent(out) :: varid
@@ -230,7 +254,7 @@ integer function nfmpi_def_var(ncid, name, xtype, ndims, dimids, varid)
   do i = 1, ndims
     c(i) = dimids(ndims + 1 - i) - 1
   end do
-  err = ncmpi_def_var(ncid, ncpf_cstr(name), xtype, ndims, c, varid)
+  err = ncmpi_def_var(ncid, ncpf_cstr(name), datatype, ndims, c, varid)
   if (err == 0) varid = varid + 1
   nfmpi_def_var = err
 end function
@@ -254,17 +278,18 @@ integer function nfmpi_inq_vardimid(ncid, varid, dimids)
   nfmpi_inq_vardimid = err
 end function
 
-integer function nfmpi_inq_var(ncid, varid, name, xtype, ndims, dimids, natts)
+integer function nfmpi_inq_var(ncid, varid, name, datatype, ndims, dimids, &
+                               natts)
   implicit none
   integer, intent(in) :: ncid, varid
   character(len=*), intent(out) :: name
-  integer, intent(out) :: xtype, ndims, dimids(*), natts
+  integer, intent(out) :: datatype, ndims, dimids(*), natts
   integer, external :: nfmpi_inq_varname, nfmpi_inq_vartype
   integer, external :: nfmpi_inq_varndims, nfmpi_inq_vardimid
   integer, external :: nfmpi_inq_varnatts
   integer :: err
   err = nfmpi_inq_varname(ncid, varid, name)
-  if (err == 0) err = nfmpi_inq_vartype(ncid, varid, xtype)
+  if (err == 0) err = nfmpi_inq_vartype(ncid, varid, datatype)
   if (err == 0) err = nfmpi_inq_varndims(ncid, varid, ndims)
   if (err == 0) err = nfmpi_inq_vardimid(ncid, varid, dimids)
   if (err == 0) err = nfmpi_inq_varnatts(ncid, varid, natts)
@@ -310,51 +335,51 @@ integer function nfmpi_get_att(ncid, varid, name, buf)
   nfmpi_get_att = ncmpi_get_att(ncid, varid - 1, ncpf_cstr(name), buf)
 end function
 
-integer function nfmpi_wait(ncid, num, reqs, statuses)
+integer function nfmpi_wait(ncid, count, req, status)
   use ncpf_special_c
   implicit none
-  integer, intent(in) :: ncid, num
-  integer, intent(inout) :: reqs(*)
-  integer, intent(out) :: statuses(*)
-  nfmpi_wait = ncmpi_wait(ncid, num, reqs, statuses)
+  integer, intent(in) :: ncid, count
+  integer, intent(in) :: req(*)
+  integer, intent(out) :: status(*)
+  nfmpi_wait = ncpf_requests(ncid, count, req, status, 0)
 end function
 
-integer function nfmpi_wait_all(ncid, num, reqs, statuses)
+integer function nfmpi_wait_all(ncid, count, req, status)
   use ncpf_special_c
   implicit none
-  integer, intent(in) :: ncid, num
-  integer, intent(inout) :: reqs(*)
-  integer, intent(out) :: statuses(*)
-  nfmpi_wait_all = ncmpi_wait_all(ncid, num, reqs, statuses)
+  integer, intent(in) :: ncid, count
+  integer, intent(in) :: req(*)
+  integer, intent(out) :: status(*)
+  nfmpi_wait_all = ncpf_requests(ncid, count, req, status, 1)
 end function
 
-integer function nfmpi_cancel(ncid, num, reqs, statuses)
+integer function nfmpi_cancel(ncid, count, req, status)
   use ncpf_special_c
   implicit none
-  integer, intent(in) :: ncid, num
-  integer, intent(inout) :: reqs(*)
-  integer, intent(out) :: statuses(*)
-  nfmpi_cancel = ncmpi_cancel(ncid, num, reqs, statuses)
+  integer, intent(in) :: ncid, count
+  integer, intent(in) :: req(*)
+  integer, intent(out) :: status(*)
+  nfmpi_cancel = ncpf_requests(ncid, count, req, status, 2)
 end function
 
-logical function nfmpi_issyserr(err)
+logical function nfmpi_issyserr(ncerr)
   implicit none
-  integer, intent(in) :: err
-  nfmpi_issyserr = err > 0
+  integer, intent(in) :: ncerr
+  nfmpi_issyserr = ncerr > 0
 end function
 
-character(len=80) function nfmpi_strerror(err)
+character(len=80) function nfmpi_strerror(ncerr)
   use ncpf_special_c
   implicit none
-  integer, intent(in) :: err
-  nfmpi_strerror = ncpf_str80(ncmpi_strerror(err))
+  integer, intent(in) :: ncerr
+  nfmpi_strerror = ncpf_str80(ncmpi_strerror(ncerr))
 end function
 
-character(len=80) function nfmpi_strerrno(err)
+character(len=80) function nfmpi_strerrno(ncerr)
   use ncpf_special_c
   implicit none
-  integer, intent(in) :: err
-  nfmpi_strerrno = ncpf_str80(ncpf_strerrno(err))
+  integer, intent(in) :: ncerr
+  nfmpi_strerrno = ncpf_str80(ncpf_strerrno(ncerr))
 end function
 
 character(len=80) function nfmpi_inq_libvers()
@@ -373,12 +398,12 @@ end function
 
 ! ncids must hold every open file's id; ids are the C library's, as every
 ! ncid in this binding.
-integer function nfmpi_inq_files_opened(num, ncids)
+integer function nfmpi_inq_files_opened(nfiles, ncids)
   use ncpf_special_c
   implicit none
-  integer, intent(out) :: num
+  integer, intent(out) :: nfiles
   integer, intent(out) :: ncids(*)
-  nfmpi_inq_files_opened = ncmpi_inq_files_opened(num, ncids)
+  nfmpi_inq_files_opened = ncmpi_inq_files_opened(nfiles, ncids)
 end function
 
 integer function nfmpi_inq_malloc_size(size)
