@@ -7,7 +7,9 @@
  * nonblocking requests (each over 2^30 bytes, together over 2^31) that one
  * ncmpi_wait_all turns into a single MPI-IO write, reads it back in one
  * blocking get, checks a position-dependent pattern everywhere, and reads a
- * stretch across the 2^31 boundary through iget + wait_all. No PnetCDF
+ * stretch across the 2^31 boundary through iget + wait_all.  That get is
+ * one request of more than 2 GiB, which PnetCDF 1.12.3 refuses with
+ * NC_EMAX_REQ and ncpario carries out (a documented difference). No PnetCDF
  * comparison: copying and comparing 2 GiB twice more would dominate the
  * suite's run time.
  */
