@@ -27,6 +27,7 @@ typedef struct column {
 typedef struct selection {
     int varid;
     int nd;                      /* the variable's rank */
+    int clipped;                 /* records past the file's end left out */
     char label[NC_MAX_NAME + 64];/* the name, escaped, with the subarray */
     MPI_Offset start[NT_MAX_DIMS];
     MPI_Offset count[NT_MAX_DIMS];
@@ -419,9 +420,24 @@ done:
     return err;
 }
 
+/* A record variable's rows stop at the records the file holds (held;
+ * -1: unknown), so a header that claims far more records than the file
+ * has does not print zeros without end. */
+static void clip_records(int ncid, const int *dimids, int64_t held,
+                         selection *sel)
+{
+    int unlim = -1;
+    ncmpi_inq_unlimdim(ncid, &unlim);
+    sel->clipped = 0;
+    if (held < 0 || sel->nd == 0 || dimids[0] != unlim) return;
+    if (sel->start[0] + sel->count[0] <= held) return;
+    sel->count[0] = held > sel->start[0] ? held - sel->start[0] : 0;
+    sel->clipped = 1;
+}
+
 /* Resolve one -v item against the file into sel. */
 static int select_var(int ncid, const char *item, const char *gstart,
-                      const char *gcount, selection *sel)
+                      const char *gcount, int64_t held, selection *sel)
 {
     char name[NC_MAX_NAME + 1];
     int64_t st[NT_MAX_DIMS], ct[NT_MAX_DIMS];
@@ -463,6 +479,7 @@ static int select_var(int ncid, const char *item, const char *gstart,
     }
     if (rc == NT_USAGE && nsub != 0 && nsub != sel->nd)
         nt_err("dump", "'%s' has %d dimensions", name, sel->nd);
+    if (rc == NT_OK) clip_records(ncid, dimids, held, sel);
     lab.out = open_memstream(&txt, &tlen);
     lab.col = 0;
     put_name(&lab, name);
@@ -478,9 +495,11 @@ done:
 }
 
 /* Each variable the -v list names (vars), or every variable (vars NULL),
- * in turn: resolved, and with print set also dumped, "data:" first. */
+ * in turn: resolved, and with print set also dumped, "data:" first.
+ * *clipped: some record variable's rows stopped at the file's end. */
 static int each_selection(column *c, int ncid, const char *vars,
-                          const char *gstart, const char *gcount, int print)
+                          const char *gstart, const char *gcount,
+                          int64_t held, int print, int *clipped)
 {
     selection *sel = malloc(sizeof *sel);
     char item[NC_MAX_NAME + 512];
@@ -492,7 +511,8 @@ static int each_selection(column *c, int ncid, const char *vars,
         if (vars != NULL && !nt_next_item(&s, item, sizeof item)) break;
         if (vars == NULL && n >= nvars) break;
         if (vars == NULL) ncmpi_inq_varname(ncid, n, item);
-        rc = select_var(ncid, item, gstart, gcount, sel);
+        rc = select_var(ncid, item, gstart, gcount, held, sel);
+        if (rc == NT_OK && sel->clipped) *clipped = 1;
         if (rc == NT_OK && print && n == 0 && nt_rank() == 0)
             put(c, "data:\n");
         n++;
@@ -523,7 +543,28 @@ static void dump_usage(FILE *out)
         "whole dimension)\n"
         "  --start, --count  the subarray of the one variable named by -v\n"
         "Under mpirun every rank reads a share of the data; rank 0 prints.\n"
-        "Exit: 0 ok, 2 usage error, 3 the file cannot be read.\n");
+        "Record data stops at the last record the file holds whole.\n"
+        "Exit: 0 ok, 1 the file holds fewer records than its header says "
+        "(the ones\n"
+        "it holds are printed), 2 usage error, 3 the file cannot be read.\n");
+}
+
+/* How many records the file holds whole, by its length, and how many its
+ * header claims; rank 0 reads the header and tells the others (-1 when
+ * it cannot: then nothing is clipped). */
+static void records_held(const char *path, int64_t *held, int64_t *claimed)
+{
+    int64_t v[2] = {-1, -1}, fsize = 0;
+    ncp_header h;
+    ncp_hdr_defect d;
+    if (nt_rank() == 0 && nt_read_header(path, &h, &fsize, &d) == NC_NOERR) {
+        v[0] = nt_records_held(&h, fsize);
+        v[1] = h.numrecs;
+        ncp_header_free(&h);
+    }
+    MPI_Bcast(v, 2, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    *held = v[0];
+    *claimed = v[1];
 }
 
 int nt_dump(int argc, char **argv)
@@ -531,6 +572,8 @@ int nt_dump(int argc, char **argv)
     const char *path = NULL, *vars = NULL, *gstart = NULL, *gcount = NULL;
     const char *val;
     int header_only = 0, ncid = -1, rc = NT_OK, err, i, help = 0;
+    int clipped = 0;
+    int64_t held = -1, claimed = -1;
     column c = {stdout, 0};
 
     for (i = 1; i < argc && rc == NT_OK; i++) {
@@ -570,15 +613,26 @@ int nt_dump(int argc, char **argv)
         rc = NT_FAIL;
         goto done;
     }
+    records_held(path, &held, &claimed);
     /* resolve every selection first, so a bad one fails before output */
     if (!header_only || vars != NULL)
-        rc = each_selection(&c, ncid, vars, gstart, gcount, 0);
+        rc = each_selection(&c, ncid, vars, gstart, gcount, held, 0,
+                            &clipped);
     if (rc == NT_OK && nt_rank() == 0 && put_header(&c, ncid, path) != NC_NOERR)
         rc = NT_FAIL;
     rc = nt_agree(rc);
+    clipped = 0;
     if (rc == NT_OK && !header_only)
-        rc = each_selection(&c, ncid, vars, gstart, gcount, 1);
+        rc = each_selection(&c, ncid, vars, gstart, gcount, held, 1,
+                            &clipped);
     if (rc == NT_OK && nt_rank() == 0) put(&c, "}\n");
+    if (rc == NT_OK && clipped) {
+        fflush(stdout);
+        nt_err("dump", "%s: the header claims %lld records, the file holds "
+               "%lld whole; record data stops there", path,
+               (long long)claimed, (long long)held);
+        rc = NT_FOUND;
+    }
     ncmpi_close(ncid);
     rc = nt_agree(rc);
 done:

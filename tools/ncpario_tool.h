@@ -75,6 +75,11 @@ int nt_read_header(const char *path, ncp_header *h, int64_t *fsize,
 int nt_judge(const char *path, int err, const ncp_header *h,
              const ncp_hdr_defect *d, int64_t fsize, char *out, size_t cap);
 
+/* Where the record variables' data of one record ends, from begin_rec. */
+int64_t nt_record_end(const ncp_header *h);
+/* How many of h's numrecs records a file of fsize bytes holds whole. */
+int64_t nt_records_held(const ncp_header *h, int64_t fsize);
+
 /* Bytes of one element of external type xtype (1..8; 0 when unknown). */
 int nt_xsize(int xtype);
 const char *nt_type_name(int xtype);

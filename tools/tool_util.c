@@ -205,6 +205,28 @@ done:
     return err;
 }
 
+int64_t nt_record_end(const ncp_header *h)
+{
+    int64_t end = 0;
+    int i;
+    for (i = 0; i < h->nvars; i++) {
+        const ncp_var *v = &h->vars[i];
+        int64_t bytes = v->nelems_per_rec * nt_xsize(v->xtype);
+        if (v->is_record && v->begin + bytes - h->begin_rec > end)
+            end = v->begin + bytes - h->begin_rec;
+    }
+    return end;
+}
+
+int64_t nt_records_held(const ncp_header *h, int64_t fsize)
+{
+    int64_t last = nt_record_end(h), n;
+    if (h->num_rec_vars == 0 || h->recsize <= 0) return h->numrecs;
+    if (fsize < h->begin_rec + last) return 0;
+    n = (fsize - h->begin_rec - last) / h->recsize + 1;
+    return n < h->numrecs ? n : h->numrecs;
+}
+
 int nt_xsize(int xtype)
 {
     switch (xtype) {

@@ -29,14 +29,12 @@ static void validate_usage(FILE *out)
  * fixed variable and of its last record. */
 static int64_t expected_size(const ncp_header *h)
 {
-    int64_t end = h->xsz, last_rec = 0;
+    int64_t end = h->xsz, last_rec = nt_record_end(h);
     int i;
     for (i = 0; i < h->nvars; i++) {
         const ncp_var *v = &h->vars[i];
         int64_t bytes = v->nelems_per_rec * nt_xsize(v->xtype);
         if (!v->is_record && v->begin + bytes > end) end = v->begin + bytes;
-        if (v->is_record && v->begin + bytes - h->begin_rec > last_rec)
-            last_rec = v->begin + bytes - h->begin_rec;
     }
     if (h->num_rec_vars > 0 && h->numrecs > 0 &&
         h->begin_rec + (h->numrecs - 1) * h->recsize + last_rec > end)

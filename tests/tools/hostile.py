@@ -153,6 +153,9 @@ def corpus():
     files["bad_inside_header.nc"] = w.build(begins=[hlen - 4, hlen + 48,
                                                     hlen + 80])
     files["bad_streaming_numrecs.nc"] = good[:4] + b"\xff\xff\xff\xff" + good[8:]
+    # a header that claims 2^31 - 1 records of a file holding 2
+    files["bad_numrecs_claims.nc"] = (good[:4] + struct.pack(">I", 0x7FFFFFFF)
+                                      + good[8:])
     # non-zero padding after the 5-byte name "title"
     i = good.index(b"title")
     files["bad_padding.nc"] = good[:i + 5] + b"\x01" + good[i + 6:]

@@ -151,6 +151,18 @@ def test_dump(c):
             ([c.bad("bad_magic.nc")], 3, "not netCDF")]:
         rc, _, _ = c.nc("dump", *args)
         check(rc == code, "dump, %s: exit %d (got %d)" % (what, code, rc))
+    # a header claiming 2^31 - 1 records of a file holding 2: the records
+    # there are printed, then dump says so and exits 1, at once
+    claims = c.bad("bad_numrecs_claims.nc")
+    for np in (1, 2):
+        rc, out, err = c.nc("dump", claims, np=np)
+        rows = [l for l in out.splitlines() if l.startswith(" r =")]
+        check(rc == 1 and out.endswith("}\n") and len(out) < 4096 and
+              "the file holds 2 whole" in err,
+              "dump of a file claiming more records than it holds, at %d "
+              "ranks: exit 1 (got %d), %d bytes, %r" % (np, rc, len(out),
+                                                        err.strip()))
+        check(len(rows) == 1, "dump prints the record variable once")
 
 
 # Where validate must blame each hostile file: (exit, text in its line).
@@ -161,6 +173,7 @@ EXPECT = {
     "bad_short_magic.nc": "magic at byte 0 ",
     "bad_truncated_header.nc": "NC_ENOTNC",
     "bad_short_data.nc": "file is 343 bytes, the header promises 348",
+    "bad_numrecs_claims.nc": "(2147483647 records)",
     "bad_name_control.nc": "dimension name (dimension 1) at byte 28 ",
     "bad_name_duplicate.nc": "dimension name (dimension 2) at byte 40 ",
     "bad_dimid.nc": "variable dimension id (variable 1) at byte 172 ",
