@@ -26,24 +26,26 @@ pkg_config_only() {
 }
 
 # assert_links_ours EXE LIBDIR LIB: EXE loads LIB (libncpario.so or
-# libncpario_fortran.so) from LIBDIR and no libpnetcdf at all.
+# libncpario_fortran.so) from LIBDIR and no libpnetcdf at all, by its own
+# run path and the libraries' (no LD_LIBRARY_PATH).
 assert_links_ours() {
     local deps
     # Capture first: `ldd | grep -q` under pipefail fails when grep exits
     # early and ldd dies of SIGPIPE.
-    deps=$(LD_LIBRARY_PATH=$2 ldd "$1")
+    deps=$(env -u LD_LIBRARY_PATH ldd "$1")
     if ! grep -q "$2/$3" <<<"$deps" || grep -q libpnetcdf <<<"$deps"; then
         echo "$deps"
         die "$1 does not load $3 from $2 alone"
     fi
 }
 
-# run_client LIBDIR DIR EXE NP: runs EXE under mpirun in DIR and requires
-# its report to name ncpario.
+# run_client LIBDIR DIR EXE NP: runs EXE under mpirun in DIR, with no
+# LD_LIBRARY_PATH (EXE finds LIBDIR by its run path), and requires its
+# report to name ncpario.
 run_client() {
     local out
-    out=$(cd "$2" && LD_LIBRARY_PATH=$1 mpirun --oversubscribe -np "$4" \
-          -x LD_LIBRARY_PATH "$3" "$3.nc" 2>&1) || { echo "$out"; die "$3 failed"; }
+    out=$(cd "$2" && env -u LD_LIBRARY_PATH mpirun --oversubscribe \
+          -np "$4" "$3" "$3.nc" 2>&1) || { echo "$out"; die "$3 failed"; }
     echo "$out"
     grep -q "ok, library .*ncpario" <<<"$out" ||
         die "$3 did not report ncpario as its library"

@@ -71,12 +71,13 @@ lib=$(sed -n 's/.*-L\([^ ]*\).*/\1/p' <<<"$flags")
 [ "$(cd "$lib" && pwd -P)" = "$(cd "$libdir" && pwd -P)" ] ||
     { echo "FAIL: -L$lib is not $libdir"; exit 1; }
 # shellcheck disable=SC2086 # the flags are a word list
-"$mpicc" "$src/main.c" $flags -o "$work/consumer_pc"
-LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-    "$work/consumer_pc"
+# With its run path, as a program using a prefix outside the system's
+# search path is linked; it runs with no LD_LIBRARY_PATH.
+"$mpicc" "$src/main.c" $flags -Wl,-rpath,"$libdir" -o "$work/consumer_pc"
+env -u LD_LIBRARY_PATH "$work/consumer_pc"
 # Capture first: `ldd | grep -q` under pipefail fails when grep exits
 # early and ldd dies of SIGPIPE.
-deps=$(LD_LIBRARY_PATH=$libdir ldd "$work/consumer_pc")
+deps=$(env -u LD_LIBRARY_PATH ldd "$work/consumer_pc")
 if ! grep -q "$libdir/libncpario.so" <<<"$deps"; then
     echo "FAIL: consumer_pc does not load libncpario.so from $libdir"
     exit 1

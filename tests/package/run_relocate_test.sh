@@ -41,14 +41,18 @@ echo "== pkg-config ncpario"
 flags=$(pkg_config_only "$pcdir" --cflags --libs ncpario)
 echo "$flags"
 # shellcheck disable=SC2086 # a word list
-"$mpicc" "$src/compat/client.c" $flags -o "$work/run/pc_ncpario"
+# Each program records the moved lib/ as its run path, as users link
+# against a prefix outside the system's search path.
+"$mpicc" "$src/compat/client.c" $flags -Wl,-rpath,"$libdir" \
+    -o "$work/run/pc_ncpario"
 run_client "$libdir" "$work/run" "$work/run/pc_ncpario" 2
 assert_links_ours "$work/run/pc_ncpario" "$libdir" libncpario.so
 
 echo "== pkg-config pnetcdf"
 flags=$(pkg_config_only "$pcdir" --cflags --libs pnetcdf)
 # shellcheck disable=SC2086
-"$mpicc" "$src/compat/client.c" $flags -o "$work/run/pc_pnetcdf"
+"$mpicc" "$src/compat/client.c" $flags -Wl,-rpath,"$libdir" \
+    -o "$work/run/pc_pnetcdf"
 run_client "$libdir" "$work/run" "$work/run/pc_pnetcdf" 2
 assert_links_ours "$work/run/pc_pnetcdf" "$libdir" libncpario.so
 
@@ -56,7 +60,8 @@ echo "== pnetcdf-config"
 [ "$("$cfg" --prefix)" = "$moved" ] || die "pnetcdf-config --prefix is $("$cfg" --prefix)"
 # shellcheck disable=SC2046
 "$("$cfg" --cc)" $("$cfg" --cflags) "$src/compat/client.c" \
-    -o "$work/run/cfg_client" -L"$("$cfg" --libdir)" -lpnetcdf
+    -o "$work/run/cfg_client" -L"$("$cfg" --libdir)" -lpnetcdf \
+    -Wl,-rpath,"$libdir"
 run_client "$libdir" "$work/run" "$work/run/cfg_client" 2
 assert_links_ours "$work/run/cfg_client" "$libdir" libncpario.so
 
@@ -66,6 +71,7 @@ echo "== CMake find_package(ncpario)"
     { cat "$work/cmake-configure.log"; exit 1; }
 "$cmake" --build "$work/cmake-build" >"$work/cmake-build.log" ||
     { cat "$work/cmake-build.log"; exit 1; }
-(cd "$work/run" && mpirun --oversubscribe -np 2 "$work/cmake-build/consumer")
+(cd "$work/run" && env -u LD_LIBRARY_PATH mpirun --oversubscribe -np 2 \
+    "$work/cmake-build/consumer")
 assert_links_ours "$work/cmake-build/consumer" "$libdir" libncpario.so
 echo "RESULT: PASS"
