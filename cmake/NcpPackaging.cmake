@@ -55,7 +55,7 @@ endfunction()
 
 # ---------------------------------------------------------------- library
 
-install(FILES ${PROJECT_SOURCE_DIR}/include/pnetcdf.h
+install(FILES ${NCP_GENERATED_INCLUDEDIR}/pnetcdf.h
               ${PROJECT_SOURCE_DIR}/include/ncpario.h
         DESTINATION ${NCP_INSTALL_INCLUDEDIR})
 install(TARGETS ncpario ncpario_static EXPORT ncparioTargets
@@ -86,7 +86,7 @@ configure_file(${PROJECT_SOURCE_DIR}/cmake/ncpario.pc.in ncpario.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ncpario.pc DESTINATION ${_pcdir})
 
 ncp_rel_path(NCP_PC_INCLUDEDIR "" "${CMAKE_INSTALL_INCLUDEDIR}")
-file(STRINGS ${PROJECT_SOURCE_DIR}/include/pnetcdf.h _pnc_version_line
+file(STRINGS ${NCP_GENERATED_INCLUDEDIR}/pnetcdf.h _pnc_version_line
      REGEX "^#define[ \t]+PNETCDF_VERSION[ \t]+\"")
 string(REGEX REPLACE ".*\"(.*)\".*" "\\1" NCP_PNETCDF_API_VERSION
        "${_pnc_version_line}")
@@ -115,7 +115,7 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ncparioConfig.cmake
 ncp_rel_path(NCP_CFG_BIN_TO_PREFIX "${CMAKE_INSTALL_BINDIR}" "")
 ncp_rel_path(NCP_CFG_INCLUDEDIR "" "${CMAKE_INSTALL_INCLUDEDIR}")
 ncp_rel_path(NCP_CFG_LIBDIR "" "${CMAKE_INSTALL_LIBDIR}")
-file(STRINGS ${PROJECT_SOURCE_DIR}/include/pnetcdf.h _pnc_date_line
+file(STRINGS ${NCP_GENERATED_INCLUDEDIR}/pnetcdf.h _pnc_date_line
      REGEX "^#define[ \t]+PNETCDF_RELEASE_DATE[ \t]+\"")
 string(REGEX REPLACE ".*\"(.*)\".*" "\\1" NCP_CFG_RELEASE_DATE
        "${_pnc_date_line}")
@@ -133,7 +133,7 @@ install(PROGRAMS ${_compat_dir}/pnetcdf-config
         DESTINATION ${CMAKE_INSTALL_BINDIR}
         COMPONENT pnetcdf_compat ${_compat_all})
 
-install(FILES ${PROJECT_SOURCE_DIR}/include/pnetcdf.h
+install(FILES ${NCP_GENERATED_INCLUDEDIR}/pnetcdf.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         COMPONENT pnetcdf_compat ${_compat_all})
 if(NCP_HAVE_FORTRAN)

@@ -90,7 +90,7 @@ function(ncp_add_mpi_test)
   # Ours before anything MPI or the system could bring, so that the
   # system's pnetcdf.h can never stand in for ours.
   target_include_directories(${T_NAME} BEFORE PRIVATE
-                             "${PROJECT_SOURCE_DIR}/include")
+                             ${NCP_INCLUDE_DIRS})
   target_link_libraries(${T_NAME} PRIVATE ncpario ${NCP_LIBM_LINK})
 
   set(_pexe "-")

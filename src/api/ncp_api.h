@@ -5,8 +5,9 @@
  * Owns: the mapping name suffix -> C type -> ncp_mtype -> MPI datatype.
  * Every typed family in src/api/ is expanded from these lists, so adding or
  * correcting a type happens here and nowhere else.  The public prototypes in
- * include/pnetcdf.h are included first, so the compiler checks that each
- * generated definition matches the declaration a program sees.
+ * pnetcdf.h (from include/pnetcdf.h.in) are included first, so the compiler
+ * checks that each generated definition matches the declaration a program
+ * sees.
  *
  * Invariant: the generated functions do no work of their own; they only
  * describe the call (ncp_data_args, or the attribute arguments) and hand it

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compare ncpario's public header with the installed PnetCDF header.
 
-Owns the guarantee that a PnetCDF program compiles against include/pnetcdf.h
-unchanged:
+Owns the guarantee that a PnetCDF program compiles against our pnetcdf.h
+(the one the build writes from include/pnetcdf.h.in) unchanged:
 
   (a) constants: every NC_* / PNETCDF_* macro the reference header defines
       must exist in ours (or be listed in OMITTED_MACROS with a reason), and
@@ -19,7 +19,7 @@ unchanged:
 Both headers are run through the preprocessor before prototypes are read,
 so ours may build its per-type families from macros.
 
-Usage: check_api_against_pnetcdf.py [--ours include/pnetcdf.h]
+Usage: check_api_against_pnetcdf.py [--ours BUILD/include/pnetcdf.h]
            [--ref /usr/include/pnetcdf.h] [--cc mpicc] [-v]
 Exit status 0 only when every check passes; the last line is a summary.
 Only the Python standard library is used.
@@ -39,7 +39,7 @@ OMITTED_MACROS = {}
 
 # Macros whose value is expected to differ, with the reason.
 VALUE_EXCEPTIONS = {
-    "PNETCDF_ENABLE_FORTRAN": "ncpario ships no Fortran binding",
+    "PNETCDF_ENABLE_FORTRAN": "follows this build's Fortran binding",
     "PNETCDF_ENABLE_CXX": "ncpario ships no C++ class binding",
 }
 
@@ -289,8 +289,10 @@ def normalize_param(p):
     return (base + " " + ptr.strip()).strip()
 
 
-def read_prototypes(cc, header, workdir, tag):
-    """Return {name: normalized signature} for each ncmpi_* declaration."""
+def read_prototypes(cc, header, workdir, tag, names=r"ncmpi_\w+"):
+    """Return {name: normalized signature} for each declaration of a
+    function whose name matches the regular expression names (by default
+    the ncmpi_* ones)."""
     wrapper = os.path.join(workdir, "proto_%s.c" % tag)
     with open(wrapper, "w") as f:
         f.write('#include "%s"\n' % os.path.abspath(header))
@@ -303,7 +305,8 @@ def read_prototypes(cc, header, workdir, tag):
     dups = []
     for chunk in text.split(";"):
         chunk = re.split(r"[{}]", chunk)[-1]
-        m = re.search(r"^(.*?)\b(ncmpi_\w+)\s*\((.*)\)\s*$", chunk, re.S)
+        m = re.search(r"^(.*?)\b(%s)\s*\((.*)\)\s*$" % names, chunk,
+                      re.S)
         if not m:
             continue
         ret = re.sub(r"\b(extern|static|inline)\b", " ", m.group(1))
@@ -355,7 +358,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--ours", default=os.path.join(root, "include",
+    ap.add_argument("--ours", default=os.path.join(root, "build", "include",
                                                    "pnetcdf.h"))
     ap.add_argument("--ref", default="/usr/include/pnetcdf.h")
     ap.add_argument("--cc", default=os.environ.get("MPICC", "mpicc"))

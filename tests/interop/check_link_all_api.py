@@ -3,12 +3,12 @@
 
 A declaration without a definition compiles fine and only fails when a
 user links, so this test closes that gap: it reads the ncmpi_* prototypes
-from include/pnetcdf.h with the parser of check_api_against_pnetcdf.py
+from our pnetcdf.h with the parser of check_api_against_pnetcdf.py
 (after the preprocessor, so macro-built families are seen whole), writes a
 C file that takes the address of each function, and links it against the
 library.  Every name the linker cannot resolve is printed, sorted.
 
-Usage: check_link_all_api.py --header include/pnetcdf.h --lib libncpario.so
+Usage: check_link_all_api.py --header BUILD/include/pnetcdf.h --lib libncpario.so
            [--cc mpicc] [--workdir DIR]
 Exit status 0 only when the program links and runs.
 """

@@ -64,6 +64,14 @@ done
     die "several options do not give one line each"
 pnetcdf-config --all | grep -q -- '--has-fortran .*-> \(yes\|no\)' ||
     die "--all lacks --has-fortran"
+# The header's build fact and pnetcdf-config must tell one story.
+hdr_fortran=$(sed -n 's/^#define[ \t]*PNETCDF_ENABLE_FORTRAN[ \t]*\([01]\).*/\1/p' \
+              "$prefix/include/pnetcdf.h")
+case "$(pnetcdf-config --has-fortran)/$hdr_fortran" in
+    yes/1 | no/0) ;;
+    *) die "pnetcdf-config --has-fortran says $(pnetcdf-config --has-fortran)," \
+           "pnetcdf.h's PNETCDF_ENABLE_FORTRAN is '$hdr_fortran'" ;;
+esac
 if pnetcdf-config --no-such-option >/dev/null 2>&1; then
     die "an unknown option succeeded"
 fi

@@ -23,6 +23,14 @@
 #error "pnetcdf.h leaks its declaration helper macros"
 #endif
 
+#ifndef _PNETCDF_H
+#error "pnetcdf.h must define PnetCDF's include guard, _PNETCDF_H"
+#endif
+
+#if PNETCDF_ENABLE_FORTRAN != 0 && PNETCDF_ENABLE_FORTRAN != 1
+#error "PNETCDF_ENABLE_FORTRAN must be filled in with 0 or 1"
+#endif
+
 #if PNETCDF_VERSION_MAJOR != 1 || PNETCDF_VERSION_MINOR != 12 || \
     PNETCDF_VERSION_SUB != 3
 #error "pnetcdf.h must describe the PnetCDF 1.12.3 interface"
