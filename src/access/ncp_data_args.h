@@ -33,7 +33,8 @@ typedef struct ncp_data_args {
     const MPI_Offset *stride; /* may be NULL (all ones) */
     const MPI_Offset *imap;   /* may be NULL (natural order) */
     void *buf;                /* const for puts; the API casts */
-    MPI_Offset bufcount;      /* flexible form only; -1 means "as counted" */
+    MPI_Offset bufcount;      /* flexible form only; NC_COUNT_IGNORE (-1)
+                                 means "as counted" */
     MPI_Datatype buftype;     /* flexible form only */
     int mtype;                /* ncp_mtype, or NCP_M_FLEX */
     int is_put;

@@ -70,14 +70,22 @@ done:
     return err;
 }
 
+/* A predefined (named) type, Fortran's included. */
+static int is_named(MPI_Datatype t)
+{
+    int ni, na, nd, comb;
+    MPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
+    return comb == MPI_COMBINER_NAMED;
+}
+
 /* A predefined type, or MPI_Type_contiguous of one. */
 static int is_plain_run(MPI_Datatype t)
 {
     int ni, na, nd, comb, ints[1];
     MPI_Aint aints[1];
     MPI_Datatype inner;
+    if (is_named(t)) return 1;
     MPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
-    if (comb == MPI_COMBINER_NAMED) return 1;
     if (comb != MPI_COMBINER_CONTIGUOUS) return 0;
     MPI_Type_get_contents(t, 1, 0, 1, ints, aints, &inner);
     MPI_Type_get_envelope(inner, &ni, &na, &nd, &comb);
@@ -110,9 +118,12 @@ int ncp_membuf_describe(const ncp_data_args *a, int var_xtype,
     MPI_Type_size(a->buftype, &tsize);
     MPI_Type_size(base, &bsize);
     MPI_Type_get_extent(a->buftype, &lb, &extent);
-    if (a->bufcount == -1) {
-        /* -1: as many of buftype as the request has elements. */
-        if (tsize != bsize) return NC_EINVAL;
+    if (a->bufcount == NC_COUNT_IGNORE) {
+        /* buf holds as many elements of buftype as the request selects,
+           back to back, as in the typed call of that C type; so buftype
+           must be a predefined type (NC_EINVAL otherwise, as in PnetCDF
+           1.13 and later). */
+        if (!is_named(a->buftype)) return NC_EINVAL;
         m->count = nelems;
     } else if (a->bufcount < 0) {
         return NC_EIOMISMATCH; /* no count of elements, as in PnetCDF */

@@ -3,7 +3,8 @@
 ! PnetCDF's, and every code has a message.  Under NCPARIO_FORTRAN also
 ! what PnetCDF 1.12.3 does not survive or check: a bad ncid (in a put,
 ! in redef) and a bad varid in an nf90mpi_* put (it crashes on these),
-! and an nf90mpi_* start or count shorter than the variable's rank.
+! and an nf90mpi_* start or count shorter than the variable's rank; and
+! NF_COUNT_IGNORE, which PnetCDF 1.12.3 does not name.
 program t_errors
   use mpi
   use futil
@@ -55,6 +56,12 @@ program t_errors
   call expect(nf90_put(ncid, vid, a, 1), NF_EINVALCOORDS, 'nf90 short start')
   call expect(nf90_put(ncid, vid, a, 2), NF_EEDGE, 'nf90 short count')
   call expect(nf90_put(ncid, 99, a, 0), NF_ENOTVAR, 'nf90 bad varid')
+  ! PnetCDF 1.13's name for bufcount -1: the typed call's meaning, so the
+  ! same values again leave the file as PnetCDF's.
+  call check(nfmpi_put_vara_all(ncid, vid, [1_8, 1_8], [4_8, 3_8], a, &
+                                int(NF_COUNT_IGNORE, 8), MPI_INTEGER), &
+             'NF_COUNT_IGNORE put')
+  call truth(NF_COUNT_IGNORE == -1, 'NF_COUNT_IGNORE is -1')
 #endif
   call check(nfmpi_close(ncid), 'close')
 

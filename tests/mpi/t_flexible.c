@@ -9,6 +9,7 @@
  * with varm's imap.  Each read lands in a buffer pre-filled with a sentinel
  * so that a write past the typemap is caught.
  */
+#include "have_ncpario.h"
 #include "testutil.h"
 
 #define NY 8
@@ -243,6 +244,14 @@ int main(int argc, char **argv)
         EXPECT_ERR(ncmpi_iput_vara(nc, vconv, st, ct, ibuf, -2, MPI_INT, &req),
                    NC_EIOMISMATCH);
     }
+#ifdef HAVE_NCPARIO
+    /* NC_COUNT_IGNORE (-1, the typed call's meaning, above) takes only a
+     * predefined buftype (PnetCDF 1.13's rule; 1.12 leaves it undefined). */
+    MPI_Type_contiguous(1, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    EXPECT_ERR(ncmpi_put_vara_all(nc, vconv, st, ct, ibuf, NC_COUNT_IGNORE, t), NC_EINVAL);
+    MPI_Type_free(&t);
+#endif
     {
         int bl[2] = {1, 1};
         MPI_Aint dp[2] = {0, 8};

@@ -118,6 +118,10 @@ int main(void)
     expect(NC_REQ_NULL == -1 && NC_REQ_ALL == -1 && NC_GET_REQ_ALL == -2 &&
                NC_PUT_REQ_ALL == -3,
            "request constants");
+    expect(NC_COUNT_IGNORE == -1, "NC_COUNT_IGNORE");
+    expect(strcmp(DIM_WITHOUT_VARIABLE,
+                  "This is a netCDF dimension but not a netCDF variable.") == 0,
+           "DIM_WITHOUT_VARIABLE");
     expect(NC_ISSYSERR(5) && !NC_ISSYSERR(0) && !NC_ISSYSERR(NC_EBADID),
            "NC_ISSYSERR");
     expect(strcmp(_FillValue, "_FillValue") == 0, "_FillValue");
