@@ -2,8 +2,9 @@
 """Link a program that references every function our pnetcdf.h declares.
 
 A declaration without a definition compiles fine and only fails when a
-user links, so this test closes that gap: it reads the ncmpi_* prototypes
-from our pnetcdf.h with the parser of check_api_against_pnetcdf.py
+user links, so this test closes that gap: it reads the ncmpi_* prototypes,
+and those of the CDL header API (cdl_hdr_*), from our pnetcdf.h with the
+parser of check_api_against_pnetcdf.py
 (after the preprocessor, so macro-built families are seen whole), writes a
 C file that takes the address of each function, and links it against the
 library.  Every name the linker cannot resolve is printed, sorted.
@@ -66,7 +67,8 @@ def main():
         wd = args.workdir or tmp
         os.makedirs(wd, exist_ok=True)
         try:
-            protos, _ = api.read_prototypes(args.cc, args.header, wd, "link")
+            protos, _ = api.read_prototypes(args.cc, args.header, wd, "link",
+                                            r"(?:ncmpi|cdl_hdr)_\w+")
         except (RuntimeError, OSError) as e:
             print(str(e))
             print("FAIL: cannot read the prototypes of %s" % args.header)

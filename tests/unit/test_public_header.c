@@ -79,6 +79,18 @@ _Static_assert(HAS_TYPE(ncmpi_get_vara,
                                 const MPI_Offset *, void *, MPI_Offset,
                                 MPI_Datatype)),
                "ncmpi_get_vara");
+_Static_assert(HAS_TYPE(cdl_hdr_open, int (*)(const char *, int *)),
+               "cdl_hdr_open (PnetCDF 1.14)");
+_Static_assert(HAS_TYPE(cdl_hdr_inq_dim,
+                        int (*)(int, int, char **, MPI_Offset *)),
+               "cdl_hdr_inq_dim");
+_Static_assert(HAS_TYPE(cdl_hdr_inq_var,
+                        int (*)(int, int, char **, nc_type *, int *, int **)),
+               "cdl_hdr_inq_var");
+_Static_assert(HAS_TYPE(cdl_hdr_inq_attr,
+                        int (*)(int, int, int, char **, nc_type *,
+                                MPI_Offset *, void **)),
+               "cdl_hdr_inq_attr");
 _Static_assert(HAS_TYPE(ncmpi_inq_libvers, const char *(*)(void)),
                "ncmpi_inq_libvers");
 _Static_assert(HAS_TYPE(ncpario_version, const char *(*)(void)),
