@@ -35,10 +35,7 @@ int ncmpi_def_dim(int ncid, const char *name, MPI_Offset len, int *idp)
         err = NC_ENAMEINUSE;
         goto done;
     }
-    /* As PnetCDF: a CDF-1/2 length leaves room to pad a byte array to 4. */
-    maxlen = ds->hdr.format == NCP_CDF5 ? INT64_MAX
-             : ds->hdr.format == NCP_CDF2 ? (int64_t)UINT32_MAX - 3
-                                          : (int64_t)INT_MAX - 3;
+    maxlen = ncp_dim_max_len(ds->hdr.format);
     if (len < 0 || len > maxlen) {
         err = NC_EDIMSIZE;
         goto done;

@@ -950,23 +950,29 @@ static int signature(cdl *c)
     return NC_NOERR;
 }
 
-/* Which format: `_Format`, else the comment, else the types'; and the
- * types must fit it. */
+/* Which format: `_Format`, else the comment, else the first of CDF-1,
+ * CDF-2, CDF-5 that holds the types and the dimensions' lengths, which
+ * must fit the format chosen. */
 static int settle_format(cdl *c)
 {
     ncp_header *h = c->h;
-    int i, j, cdf5_types = 0, fmt;
+    int i, j, need = NCP_CDF1, fmt;
     for (i = 0; i < h->gatts.n; i++)
-        if (h->gatts.a[i].xtype > NC_DOUBLE) cdf5_types = 1;
+        if (h->gatts.a[i].xtype > NC_DOUBLE) need = NCP_CDF5;
     for (i = 0; i < h->nvars; i++) {
-        if (h->vars[i].xtype > NC_DOUBLE) cdf5_types = 1;
+        if (h->vars[i].xtype > NC_DOUBLE) need = NCP_CDF5;
         for (j = 0; j < h->vars[i].atts.n; j++)
-            if (h->vars[i].atts.a[j].xtype > NC_DOUBLE) cdf5_types = 1;
+            if (h->vars[i].atts.a[j].xtype > NC_DOUBLE) need = NCP_CDF5;
     }
-    fmt = c->fmt_attr      ? c->fmt_attr
-          : c->fmt_comment ? c->fmt_comment
-                           : (cdf5_types ? NCP_CDF5 : NCP_CDF1);
-    if (cdf5_types && fmt != NCP_CDF5) return NC_ENOTNC;
+    for (i = 0; i < h->ndims; i++) {
+        if (h->dims[i].len > ncp_dim_max_len(NCP_CDF2))
+            need = NCP_CDF5;
+        else if (h->dims[i].len > ncp_dim_max_len(NCP_CDF1) && need == NCP_CDF1)
+            need = NCP_CDF2;
+    }
+    fmt = c->fmt_attr ? c->fmt_attr : c->fmt_comment ? c->fmt_comment : need;
+    /* NCP_CDF1 < NCP_CDF2 < NCP_CDF5, each holding what the last does. */
+    if (fmt < need) return NC_ENOTNC;
     h->format = fmt;
     return NC_NOERR;
 }

@@ -216,6 +216,13 @@ done:
     return err;
 }
 
+int64_t ncp_dim_max_len(int format)
+{
+    return format == NCP_CDF5   ? INT64_MAX
+           : format == NCP_CDF2 ? (int64_t)UINT32_MAX - 3
+                                : (int64_t)INT_MAX - 3;
+}
+
 int ncp_hdr_add_dim(ncp_header *h, const char *name, int64_t len, int *dimidp)
 {
     int err = NC_NOERR;

@@ -24,16 +24,16 @@
  *   NC_ENOTNC  the text is not CDL, is cut short, or describes no classic
  *              header (a netCDF-4 type or section, a second unlimited
  *              dimension, a name or value no classic file can hold, a
- *              format that cannot hold its types)
+ *              format that cannot hold its types or dimension lengths)
  *   NC_EBADDIM a variable names a dimension never declared
  *   NC_ENOMEM
  * h->format is, first that applies: the global attribute `_Format`
  * (ncdump -s: "classic", "64-bit offset", "cdf5"; ncgen's other names for
  * these three too), which is not kept as an attribute; the comment
  * "// file format: CDF-N" that ncmpidump prints before the first section
- * (N other than 1, 2 or 5 is NC_ENOTNC); else CDF-5 where a variable or
- * attribute has a type only CDF-5 holds, CDF-1 otherwise.  Allocates no
- * more than a small multiple of len.
+ * (N other than 1, 2 or 5 is NC_ENOTNC); else the first of CDF-1, CDF-2,
+ * CDF-5 that holds every type and dimension length declared.  Allocates
+ * no more than a small multiple of len.
  */
 int ncp_cdl_parse(const char *text, size_t len, ncp_header *h);
 

@@ -103,6 +103,10 @@ void ncp_header_free(ncp_header *h);
 /* Deep copy; returns NC_NOERR or NC_ENOMEM (dst untouched on failure). */
 int ncp_header_copy(ncp_header *dst, const ncp_header *src);
 
+/* The longest dimension a format holds (src/format/header.c): as in
+ * PnetCDF, a CDF-1/2 length leaves room to pad a byte array to 4. */
+int64_t ncp_dim_max_len(int format);
+
 /* --- names (src/format/header.c) ---------------------------------------- */
 /* Position of the dimension, variable or attribute whose name is key
  * (already in its stored, NFC, form), or -1.  O(1) on average. */

@@ -681,6 +681,13 @@ static const struct {
      "CDF-1 holding a CDF-5 type"},
     {"netcdf x {\n:_Format = \"64-bit offset\" ;\n:a = 1UB ;\n}", NC_ENOTNC,
      "CDF-2 holding a CDF-5 attribute type"},
+    {"netcdf x {\n// file format: CDF-1\ndimensions:\n d = 2147483645 ;\n}",
+     NC_ENOTNC, "CDF-1 holding a CDF-2 length"},
+    {"netcdf x {\ndimensions:\n d = 4294967293 ;\n"
+     "// global attributes:\n:_Format = \"64-bit offset\" ;\n}",
+     NC_ENOTNC, "CDF-2 holding a CDF-5 length"},
+    {"netcdf x {\n:a = 1 ;\ndimensions:\n d = 1 ;\n}", NC_ENOTNC,
+     "dimensions after global attributes"},
 };
 
 static void test_errors(void)
@@ -739,6 +746,12 @@ static void test_format(void)
         {"netcdf x {\n:_Format = \"cdf5\" ;\n}", 5},
         {"netcdf x {\n:_Format = \"64-bit data\" ;\n}", 5},
         {"netcdf x {\n:_Format = \"cdf-5\" ;\n}", 5},
+        /* The first format that holds the dimensions' lengths. */
+        {"netcdf x {\ndimensions:\n d = 2147483644 ;\n}", 1},
+        {"netcdf x {\ndimensions:\n d = 2147483645 ;\n}", 2},
+        {"netcdf x {\ndimensions:\n d = 4294967292 ;\n}", 2},
+        {"netcdf x {\ndimensions:\n d = 4294967293 ;\n}", 5},
+        {"netcdf x {\n// file format: CDF-5\ndimensions:\n d = 3 ;\n}", 5},
         /* _Format wins over the comment. */
         {"netcdf x {\n// file format: CDF-1\n:_Format = \"cdf5\" ;\n}", 5},
     };
