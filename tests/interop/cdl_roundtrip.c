@@ -9,12 +9,14 @@
  *       writes DIR/all.nc (CDF-5: every type, the extreme values of each,
  *       NaN, infinities, negative zero, text with escapes, UTF-8 and NUL
  *       bytes, an empty attribute, names ncdump must escape) and
- *       DIR/plain{1,2,5}.nc (CDF-1, CDF-2, CDF-5 with plain names and
- *       values ncmpidump prints faithfully).
+ *       DIR/plain{1,2,5}.nc (CDF-1, CDF-2 with a dimension longer than
+ *       CDF-1 holds, CDF-5; plain names and values ncmpidump prints
+ *       faithfully).
  *   cdl_roundtrip check FILE.nc FILE.cdl FORMAT VALUES
  *       FORMAT  file: the CDL states the format (ncmpidump's comment,
  *               ncdump -s's _Format); types: it does not, so the format
- *               is 5 where a CDF-5 type occurs and 1 otherwise.
+ *               is the first of 1, 2, 5 that holds the types and the
+ *               dimension lengths.
  *       VALUES  exact: reals printed in full (ncdump -p 9,17); printed:
  *               as ncdump prints by default (7 and 15 significant
  *               digits), so a real may differ by that rounding.
@@ -169,6 +171,9 @@ static int write_file(const char *path, int cmode, int cdf5, int plain)
     w_call(&w, ncmpi_def_dim(w.nc, "time", NC_UNLIMITED, &t), "time");
     if (cdf5 && !plain)
         w_call(&w, ncmpi_def_dim(w.nc, "big", 5000000000LL, &big), "big");
+    /* Longer than CDF-1 holds: ncdump's text must read back as CDF-2. */
+    if (cmode & NC_64BIT_OFFSET)
+        w_call(&w, ncmpi_def_dim(w.nc, "long", 3000000000LL, &big), "long");
     put_numeric_atts(&w, NC_GLOBAL, cdf5, plain);
     put_text_atts(&w, NC_GLOBAL, plain);
     for (k = 0; k < (cdf5 ? 11 : 6); k++) {
@@ -324,7 +329,7 @@ static int check(const char *ncpath, const char *cdlpath, int file_format,
                  int exact)
 {
     int nc, hid, err, fmt = 0, cfmt = 0, ndims, cndims, nvars, cnvars;
-    int unlim = -1, i, j, want_fmt, cdf5_types = 0;
+    int unlim = -1, i, j, want_fmt, cdf5_types = 0, long_dims = 1;
 
     if (check_call(
             ncmpi_open(MPI_COMM_SELF, ncpath, NC_NOWRITE, MPI_INFO_NULL, &nc),
@@ -348,6 +353,11 @@ static int check(const char *ncpath, const char *cdlpath, int file_format,
         check_call(ncmpi_inq_dim(nc, i, name, &len), "inq_dim");
         check_call(cdl_hdr_inq_dim(hid, i, &cname, &clen), "cdl_hdr_inq_dim");
         if (i == unlim) len = NC_UNLIMITED;
+        /* What each format holds, as PnetCDF's def_dim allows. */
+        if (len > 4294967292LL)
+            long_dims = 5;
+        else if (len > 2147483644LL && long_dims == 1)
+            long_dims = 2;
         if (strcmp(name, cname) != 0) {
             failures++;
             printf("FAIL dimension %d: file [%s], CDL [%s]\n", i, name, cname);
@@ -399,7 +409,7 @@ static int check(const char *ncpath, const char *cdlpath, int file_format,
     }
 
     want_fmt = fmt == NC_FORMAT_CDF5 ? 5 : fmt == NC_FORMAT_CDF2 ? 2 : 1;
-    if (!file_format) want_fmt = cdf5_types ? 5 : 1;
+    if (!file_format) want_fmt = cdf5_types ? 5 : long_dims;
     if (cfmt != want_fmt) fail("%s: format", cdlpath, cfmt, want_fmt);
 
     check_call(cdl_hdr_close(hid), "cdl_hdr_close");
