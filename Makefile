@@ -6,7 +6,7 @@
 #                       mpiio driver on OMPIO and on ROMIO, and through
 #                       I/O groups on both drivers; build-asan/
 #                       (ASan+UBSan) unit and MPI tests;
-#                       build-fuzz/ (clang) the header and validate fuzzers,
+#                       build-fuzz/ (clang) the header, CDL and validate fuzzers,
 #                       FUZZ_SECONDS between them
 #   make demo           install deps, build, run the benchmark suite's
 #                       demo preset (table on stdout, CSV/JSON/PNG in
@@ -85,9 +85,9 @@ test-fuzz:
 	CC=clang CXX=clang++ $(CMAKE) -S . -B $(BUILD_FUZZ) -DNCP_FUZZ=ON \
 	    -DNCP_WERROR=ON -DNCP_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_ARGS)
 	$(CMAKE) --build $(BUILD_FUZZ) -j$(JOBS) --target fuzz_header \
-	    fuzz_validate
+	    fuzz_cdl fuzz_validate
 	cd $(BUILD_FUZZ) && $(CTEST) $(CTEST_FLAGS) \
-	    -R '^fuzz\.(header|validate)$$' --no-tests=error
+	    -R '^fuzz\.(header|cdl|validate)$$' --no-tests=error
 
 # The benchmark suite's demo preset: every benchmark against every
 # baseline at 1, 2 and 4 ranks, a few minutes on two cores.

@@ -1,4 +1,5 @@
-# NcpRunFuzz.cmake -- body of ctest fuzz.header (cmake -P).
+# NcpRunFuzz.cmake -- body of ctest fuzz.header, fuzz.cdl and fuzz.validate
+# (cmake -P).
 #
 # Fuzzes for SECONDS on a working corpus under WORKDIR, seeded from the
 # checked-in SEEDS directory; the working corpus persists between runs so
