@@ -3,7 +3,7 @@
  * ncmpi_strerrno(), and the version strings (ncmpi_inq_libvers(),
  * ncpario_version()).
  *
- * One table, NCP_ERRORS, pairs each code of pnetcdf.h (include/pnetcdf.h.in) with two
+ * One table, NCP_ERRORS, pairs each code of pnetcdf.h with two
  * texts: the one PnetCDF 1.12.3's ncmpi_strerror returns, and a message
  * written for ncpario, which ncpario_strerror_detail returns.  Programs
  * and test suites compare ncmpi_strerror's text (PIO matches the start of
