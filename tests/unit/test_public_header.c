@@ -27,6 +27,10 @@
 #error "pnetcdf.h must define PnetCDF's include guard, _PNETCDF_H"
 #endif
 
+#ifndef PNETCDF_PUBLIC_API
+#error "pnetcdf.h must define PnetCDF 1.15's PNETCDF_PUBLIC_API"
+#endif
+
 #if PNETCDF_ENABLE_FORTRAN != 0 && PNETCDF_ENABLE_FORTRAN != 1
 #error "PNETCDF_ENABLE_FORTRAN must be filled in with 0 or 1"
 #endif
@@ -106,6 +110,11 @@ static void expect(int cond, const char *what)
     }
 }
 
+/* A program's own function marked as PnetCDF 1.15's test suite marks
+ * them: the macro must expand to something a declaration takes. */
+extern PNETCDF_PUBLIC_API int exported_probe(void);
+PNETCDF_PUBLIC_API int exported_probe(void) { return 7; }
+
 int main(void)
 {
     nc_type t = NC_UINT64;
@@ -131,6 +140,7 @@ int main(void)
                NC_PUT_REQ_ALL == -3,
            "request constants");
     expect(NC_COUNT_IGNORE == -1, "NC_COUNT_IGNORE");
+    expect(exported_probe() == 7, "a PNETCDF_PUBLIC_API function");
     expect(strcmp(DIM_WITHOUT_VARIABLE,
                   "This is a netCDF dimension but not a netCDF variable.") == 0,
            "DIM_WITHOUT_VARIABLE");
