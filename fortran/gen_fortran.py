@@ -710,9 +710,9 @@ def nf90_var_generics(procs, bodies):
                 else:
                     buf = "values"
                 if text:
-                    b.append("  status = ncpf_nf90_flex(%d, form + 1, %d, "
-                             "ncid, varid, s, c, st, m, %s, -1_ncpf_ok, "
-                             "ncpf_mpi_character, r)" % (flex_op, coll, buf))
+                    b.append("  status = ncpf_nf90_text(%d, form + 1, %d, "
+                             "ncid, varid, s, c, st, m, %s, r)"
+                             % (flex_op, coll, buf))
                     if req:
                         b.append("  req = r")
                     b.append("end function %s" % pname)
@@ -1026,19 +1026,46 @@ function ncpf_nf90_flex(op, form, coll, ncid, varid, s, c, st, m, buf, &
   integer(kind=ncpf_ok), intent(in) :: s(:), c(:), st(:), m(:), bufcount
   type(*) :: buf(*)
   integer, intent(out) :: req
-  integer :: status, nd
+  integer :: status
   integer(kind=c_int) :: c_req
   integer(kind=c_long_long), allocatable :: cs(:), cc(:), cst(:), cm(:)
-  nd = ncpf_ndims(ncid, varid)
-  call ncpf_rev(nd, s, cs, 1_ncpf_ok)
-  call ncpf_rev(nd, c, cc, 0_ncpf_ok)
-  call ncpf_rev(nd, st, cst, 0_ncpf_ok)
-  call ncpf_rev(nd, m, cm, 0_ncpf_ok)
+  call ncpf_nf90_rev_all(ncid, varid, s, c, st, m, cs, cc, cst, cm)
   c_req = 0
   status = ncpf_flex(op, form, coll, ncid, varid - 1, cs, cc, cst, cm, buf, &
                      bufcount, buftype, c_req)
   req = c_req
 end function ncpf_nf90_flex
+
+! Character values: the C text family, as PnetCDF's generics call it.
+function ncpf_nf90_text(op, form, coll, ncid, varid, s, c, st, m, buf, &
+                        req) result(status)
+  integer, intent(in) :: op, form, coll, ncid, varid
+  integer(kind=ncpf_ok), intent(in) :: s(:), c(:), st(:), m(:)
+  type(*) :: buf(*)
+  integer, intent(out) :: req
+  integer :: status
+  integer(kind=c_int) :: c_req
+  integer(kind=c_long_long), allocatable :: cs(:), cc(:), cst(:), cm(:)
+  call ncpf_nf90_rev_all(ncid, varid, s, c, st, m, cs, cc, cst, cm)
+  c_req = 0
+  status = ncpf_text(op, form, coll, ncid, varid - 1, cs, cc, cst, cm, buf, &
+                     c_req)
+  req = c_req
+end function ncpf_nf90_text
+
+! Fortran-order start, count, stride, map into C order (start 0-based).
+subroutine ncpf_nf90_rev_all(ncid, varid, s, c, st, m, cs, cc, cst, cm)
+  integer, intent(in) :: ncid, varid
+  integer(kind=ncpf_ok), intent(in) :: s(:), c(:), st(:), m(:)
+  integer(kind=c_long_long), allocatable, intent(out) :: cs(:), cc(:), &
+      cst(:), cm(:)
+  integer :: nd
+  nd = ncpf_ndims(ncid, varid)
+  call ncpf_rev(nd, s, cs, 1_ncpf_ok)
+  call ncpf_rev(nd, c, cc, 0_ncpf_ok)
+  call ncpf_rev(nd, st, cst, 0_ncpf_ok)
+  call ncpf_rev(nd, m, cm, 0_ncpf_ok)
+end subroutine ncpf_nf90_rev_all
 
 integer function nf90mpi_inq_files_opened(nfiles, ncids)
   integer, intent(out) :: nfiles
@@ -1075,8 +1102,8 @@ def module_file(fns, consts):
          "      ncpf_mpi_double_precision => MPI_DOUBLE_PRECISION",
          "  use iso_c_binding, only: c_int, c_long_long, c_ptr, c_loc, "
          "c_f_pointer",
-         "  use ncpf_util, only: ncpf_flex, ncpf_flexn, ncpf_rev, ncpf_revn, "
-         "ncpf_ndims",
+         "  use ncpf_util, only: ncpf_flex, ncpf_flexn, ncpf_text, ncpf_rev, "
+         "ncpf_revn, ncpf_ndims",
          "  use ncpf_special_c, only: ncmpi_def_var_fill, ncmpi_inq_var_fill, "
          "ncpf_vard",
          "  use ncpf_nf90, only: nf90mpi_create, nf90mpi_open, "
@@ -1096,13 +1123,15 @@ def module_file(fns, consts):
          "      nf90mpi_inq_path, nf90mpi_strerrno, nf90mpi_issyserr, "
          "nf90mpi_inquire_attribute",
          "  implicit none",
-         "  private :: ncpf_ok, nf90mpi_coords, ncpf_nf90_flex",
+         "  private :: ncpf_ok, nf90mpi_coords, ncpf_nf90_flex, "
+         "ncpf_nf90_text, ncpf_nf90_rev_all",
          "  private :: ncpf_mpi_character, ncpf_mpi_integer1, "
          "ncpf_mpi_integer2, &",
          "      ncpf_mpi_integer, ncpf_mpi_integer8, ncpf_mpi_real, "
          "ncpf_mpi_double_precision",
          "  private :: c_int, c_long_long, c_ptr, c_loc, c_f_pointer",
-         "  private :: ncpf_flex, ncpf_flexn, ncpf_rev, ncpf_revn, ncpf_ndims",
+         "  private :: ncpf_flex, ncpf_flexn, ncpf_text, ncpf_rev, ncpf_revn, "
+         "ncpf_ndims",
          "  private :: ncmpi_def_var_fill, ncmpi_inq_var_fill, ncpf_vard"]
     o += constants_f90(consts, True)
     o.append("  interface")

@@ -23,6 +23,10 @@ int ncpf_flex(int op, int form, int coll, int ncid, int varid,
 int ncpf_flexn(int op, int coll, int ncid, int varid, int num,
                MPI_Offset *const *starts, MPI_Offset *const *counts,
                void *buf, MPI_Offset bufcount, MPI_Fint buftype, int *req);
+int ncpf_text(int op, int form, int coll, int ncid, int varid,
+              const MPI_Offset *start, const MPI_Offset *count,
+              const MPI_Offset *stride, const MPI_Offset *imap, char *buf,
+              int *req);
 int ncpf_vard(int get, int coll, int ncid, int varid, MPI_Fint filetype,
               void *buf, MPI_Offset bufcount, MPI_Fint buftype);
 
@@ -121,6 +125,19 @@ done:
 enum { OP_PUT, OP_GET, OP_IPUT, OP_IGET, OP_BPUT };
 enum { F_VAR, F_VAR1, F_VARA, F_VARS, F_VARM };
 
+/* The C call of access form `form` (a variable of the family PFX..SFX);
+ * arguments a form does not take are not passed. */
+#define NCPF_FORMS(PFX, SFX, ...)                                            \
+    switch (form) {                                                          \
+    case F_VAR: rc = PFX##_var##SFX(ncid, varid, __VA_ARGS__); break;       \
+    case F_VAR1: rc = PFX##_var1##SFX(ncid, varid, s, __VA_ARGS__); break;  \
+    case F_VARA: rc = PFX##_vara##SFX(ncid, varid, s, c, __VA_ARGS__); break; \
+    case F_VARS:                                                             \
+        rc = PFX##_vars##SFX(ncid, varid, s, c, st, __VA_ARGS__); break;     \
+    case F_VARM:                                                             \
+        rc = PFX##_varm##SFX(ncid, varid, s, c, st, m, __VA_ARGS__); break;  \
+    }
+
 /* One entry for the whole flexible family: op, access form and collective
  * or not select the C function; arguments a form does not take are
  * ignored. */
@@ -133,16 +150,6 @@ int ncpf_flex(int op, int form, int coll, int ncid, int varid,
     const MPI_Offset *s = start, *c = count, *st = stride, *m = imap;
     int rc = NC_EINVAL;
 
-#define NCPF_FORMS(PFX, SFX, ...)                                            \
-    switch (form) {                                                          \
-    case F_VAR: rc = PFX##_var##SFX(ncid, varid, __VA_ARGS__); break;       \
-    case F_VAR1: rc = PFX##_var1##SFX(ncid, varid, s, __VA_ARGS__); break;  \
-    case F_VARA: rc = PFX##_vara##SFX(ncid, varid, s, c, __VA_ARGS__); break; \
-    case F_VARS:                                                             \
-        rc = PFX##_vars##SFX(ncid, varid, s, c, st, __VA_ARGS__); break;     \
-    case F_VARM:                                                             \
-        rc = PFX##_varm##SFX(ncid, varid, s, c, st, m, __VA_ARGS__); break;  \
-    }
     switch (op) {
     case OP_PUT:
         if (coll) {
@@ -162,9 +169,42 @@ int ncpf_flex(int op, int form, int coll, int ncid, int varid,
     case OP_IGET: NCPF_FORMS(ncmpi_iget, , buf, bufcount, t, req) break;
     case OP_BPUT: NCPF_FORMS(ncmpi_bput, , buf, bufcount, t, req) break;
     }
-#undef NCPF_FORMS
     return rc;
 }
+
+/* The text family (ncmpi_*_text), as ncpf_flex selects: the nf90mpi_
+ * generics of character values call it, as PnetCDF's do, so that a
+ * numeric variable is NC_ECHAR before any coordinate is checked. */
+int ncpf_text(int op, int form, int coll, int ncid, int varid,
+              const MPI_Offset *start, const MPI_Offset *count,
+              const MPI_Offset *stride, const MPI_Offset *imap, char *buf,
+              int *req)
+{
+    const MPI_Offset *s = start, *c = count, *st = stride, *m = imap;
+    int rc = NC_EINVAL;
+
+    switch (op) {
+    case OP_PUT:
+        if (coll) {
+            NCPF_FORMS(ncmpi_put, _text_all, buf)
+        } else {
+            NCPF_FORMS(ncmpi_put, _text, buf)
+        }
+        break;
+    case OP_GET:
+        if (coll) {
+            NCPF_FORMS(ncmpi_get, _text_all, buf)
+        } else {
+            NCPF_FORMS(ncmpi_get, _text, buf)
+        }
+        break;
+    case OP_IPUT: NCPF_FORMS(ncmpi_iput, _text, buf, req) break;
+    case OP_IGET: NCPF_FORMS(ncmpi_iget, _text, buf, req) break;
+    case OP_BPUT: NCPF_FORMS(ncmpi_bput, _text, buf, req) break;
+    }
+    return rc;
+}
+#undef NCPF_FORMS
 
 /* The flexible varn family, as ncpf_flex for the other forms. */
 int ncpf_flexn(int op, int coll, int ncid, int varid, int num,

@@ -8,7 +8,7 @@ module ncpf_util
   implicit none
   private
   public :: ncpf_ok, ncpf_ndims, ncpf_rev, ncpf_revn, ncpf_cstr, ncpf_fstr
-  public :: ncpf_flex, ncpf_flexn
+  public :: ncpf_flex, ncpf_flexn, ncpf_text
   public :: NCPF_NAMELEN
 
   ! NC_MAX_NAME plus the terminating NUL.
@@ -26,6 +26,15 @@ module ncpf_util
       type(*) :: buf(*)
       integer(kind=c_long_long), value :: bufcount
       integer(kind=c_int), value :: buftype
+      integer(kind=c_int) :: req
+    end function
+    ! The text family (ncmpi_*_text), selected as ncpf_flex selects.
+    integer(kind=c_int) function ncpf_text(op, form, coll, ncid, varid, &
+        start, count, stride, imap, buf, req) bind(C, name='ncpf_text')
+      import
+      integer(kind=c_int), value :: op, form, coll, ncid, varid
+      integer(kind=c_long_long) :: start(*), count(*), stride(*), imap(*)
+      type(*) :: buf(*)
       integer(kind=c_int) :: req
     end function
     ! The flexible varn family: starts and counts as C pointer arrays.

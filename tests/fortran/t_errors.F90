@@ -4,7 +4,9 @@
 ! what PnetCDF 1.12.3 does not survive or check: a bad ncid (in a put,
 ! in redef) and a bad varid in an nf90mpi_* put (it crashes on these),
 ! and an nf90mpi_* start or count shorter than the variable's rank; and
-! NF_COUNT_IGNORE, which PnetCDF 1.12.3 does not name.
+! NF_COUNT_IGNORE, which PnetCDF 1.12.3 does not name.  A character
+! through an nf90mpi_* call on a numeric variable is NF_ECHAR before its
+! start is checked, as PnetCDF's text family gives it.
 program t_errors
   use mpi
   use futil
@@ -44,6 +46,10 @@ program t_errors
   call expect(nfmpi_get_att_int(ncid, vid, 'nosuch', k), NF_ENOTATT, &
               'missing attribute')
   call expect(nfmpi_inq_dimid(ncid, 'nosuch', k), NF_EBADDIM, 'bad dim name')
+  call expect(nf90_text(ncid, vid, .true.), NF_ECHAR, &
+              'nf90 character get on an int variable, start past the end')
+  call expect(nf90_text(ncid, vid, .false.), NF_ECHAR, &
+              'nf90 character put on an int variable, start past the end')
   ! The file is still fine after all of that.
   call check(nfmpi_put_vara_int_all(ncid, vid, [1_8, 1_8], [4_8, 3_8], a), &
              'good put')
@@ -73,8 +79,23 @@ program t_errors
   end do
   call finish()
 
-#ifdef NCPARIO_FORTRAN
 contains
+  ! A one-character get or put through the nf90mpi_ generics, at a start
+  ! past the end of the variable.
+  integer function nf90_text(ncid, varid, get)
+    use pnetcdf, only: nf90mpi_get_var_all, nf90mpi_put_var_all
+    integer, intent(in) :: ncid, varid
+    logical, intent(in) :: get
+    character(len=1) :: c
+    c = 'a'
+    if (get) then
+      nf90_text = nf90mpi_get_var_all(ncid, varid, c, start=[9_8, 9_8])
+    else
+      nf90_text = nf90mpi_put_var_all(ncid, varid, c, start=[9_8, 9_8])
+    end if
+  end function
+
+#ifdef NCPARIO_FORTRAN
   ! An nf90mpi_put_var_all call with a deliberately short start (how = 1)
   ! or count (how = 2).
   integer function nf90_put(ncid, varid, a, how)
