@@ -1,7 +1,7 @@
 /*
  * enddef.c -- leaving and re-entering define mode: the cross-rank check of
- * definitions, the layout, moving existing data when the header grows, the
- * header write, and filling.
+ * definitions, the layout, the file's change (move.c: the data a grown
+ * header moves and the header, journaled), and filling.
  *
  * Invariant: after ncp_enddef returns (with any code) every rank holds the
  * same header model -- rank 0's -- and the file's header matches it.
@@ -13,9 +13,6 @@
 #include "ncp_dataset.h"
 #include "ncp_safe.h"
 #include "pnetcdf.h"
-
-/* Size of one copy step when moving data after header growth. */
-#define NCP_MOVE_CHUNK ((int64_t)16 << 20)
 
 /* --- cross-rank consistency ---------------------------------------------- */
 
@@ -170,143 +167,6 @@ static void resolve_layout(ncp_dataset *ds, const ncp_layout_params *forced,
     ds->flags |= NCP_F_ALIGNED;
 }
 
-/* --- moving data after header growth ------------------------------------- */
-
-typedef struct move_piece {
-    int64_t from, to, len;
-} move_piece;
-
-typedef struct move_list {
-    int64_t n, cap;
-    move_piece *p;
-} move_list;
-
-/* Append a piece, merging with the previous one when both are contiguous
- * and shift by the same amount. */
-static int move_add(move_list *m, int64_t from, int64_t to, int64_t len)
-{
-    move_piece *last = m->n ? &m->p[m->n - 1] : NULL;
-    if (len <= 0 || from == to) return NC_NOERR;
-    if (last && last->from + last->len == from && last->to + last->len == to) {
-        last->len += len;
-        return NC_NOERR;
-    }
-    if (m->n == m->cap) {
-        int64_t cap = m->cap ? 2 * m->cap : 64;
-        move_piece *np = realloc(m->p, (size_t)cap * sizeof(*np));
-        if (!np) return NC_ENOMEM;
-        m->p = np;
-        m->cap = cap;
-    }
-    m->p[m->n].from = from;
-    m->p[m->n].to = to;
-    m->p[m->n].len = len;
-    m->n++;
-    return NC_NOERR;
-}
-
-/* A fixed variable's bytes with its padding to 4, as PnetCDF moves it
- * (vsize itself may be clamped on CDF-1/2, so it is recomputed). */
-static int64_t padded_bytes(const ncp_var *v)
-{
-    return (v->nelems_per_rec * ncp_xtype_size(v->xtype) + 3) & ~(int64_t)3;
-}
-
-/*
- * Pieces in ascending source order: the fixed variables, each with its
- * padding, then each old record whole (old recsize bytes, padding and all).
- * Copying exactly these ranges, as PnetCDF does, makes the moved file
- * byte-identical to PnetCDF's, stale bytes in gaps included.
- */
-static int plan_move(const ncp_header *old, const ncp_header *nw,
-                     move_list *m)
-{
-    int err = NC_NOERR, i;
-    int64_t r;
-    for (i = 0; i < old->nvars && err == NC_NOERR; i++) {
-        const ncp_var *ov = &old->vars[i];
-        if (!ov->is_record)
-            err = move_add(m, ov->begin, nw->vars[i].begin, padded_bytes(ov));
-    }
-    for (r = 0; r < old->numrecs && err == NC_NOERR; r++)
-        err = move_add(m, old->begin_rec + r * old->recsize,
-                       nw->begin_rec + r * nw->recsize, old->recsize);
-    return err;
-}
-
-/* Bytes of [from, from+len) that lie before the old end of file. */
-static int64_t clamp_to_eof(int64_t from, int64_t len, int64_t eof)
-{
-    if (from >= eof) return 0;
-    return from + len > eof ? eof - from : len;
-}
-
-/*
- * Copy pieces from the end of the file toward its start, in rounds of one
- * chunk per rank; within a round every read finishes (barrier) before any
- * write.  Destinations never precede sources, so a write can only land on
- * bytes that an earlier round already copied.  Only bytes that existed in
- * the old file are read and written: a NOFILL file is not zero-extended,
- * and a read never sees data an earlier round moved past the old end.
- */
-static int run_move(ncp_dataset *ds, const move_list *m, void *buf,
-                    int64_t eof)
-{
-    int err = NC_NOERR;
-    int64_t pi = m->n - 1, left = pi >= 0 ? m->p[pi].len : 0;
-    while (ncp_agree(ds->comm, err) == NC_NOERR) {
-        /* Every rank walks the same next nprocs chunks; rank k takes the
-           k-th, so a round covers them all. */
-        int64_t from = -1, to = 0, len = 0, got = 0, k;
-        if (pi < 0) break; /* the same on every rank */
-        for (k = 0; k < ds->nprocs && pi >= 0; k++) {
-            int64_t l = left < NCP_MOVE_CHUNK ? left : NCP_MOVE_CHUNK;
-            if (k == ds->rank) {
-                from = m->p[pi].from + left - l;
-                to = m->p[pi].to + left - l;
-                len = clamp_to_eof(from, l, eof);
-            }
-            left -= l;
-            if (left == 0 && --pi >= 0) left = m->p[pi].len;
-        }
-        if (len > 0) err = ncp_io_read_at(&ds->file, from, buf, len, &got);
-        MPI_Barrier(ds->comm);
-        if (got > 0 && err == NC_NOERR)
-            err = ncp_io_write_at(&ds->file, to, buf, got);
-        MPI_Barrier(ds->comm);
-    }
-    return ncp_agree(ds->comm, err);
-}
-
-/* The file's size as rank 0 sees it, on every rank. */
-static int shared_file_size(ncp_dataset *ds, int64_t *size)
-{
-    MPI_Offset sz = 0;
-    int err = ds->rank == 0 ? ncp_io_get_size(&ds->file, &sz) : NC_NOERR;
-    MPI_Bcast(&sz, 1, MPI_OFFSET, 0, ds->comm);
-    *size = (int64_t)sz;
-    return ncp_agree(ds->comm, err);
-}
-
-static int move_data(ncp_dataset *ds)
-{
-    int err;
-    move_list m = {0, 0, NULL};
-    void *buf = NULL;
-    int64_t eof = 0;
-    /* Every rank has passed the consistency check's collectives, so the
-       writes made before redef are all in the file. */
-    if ((err = shared_file_size(ds, &eof)) != NC_NOERR) return err;
-    err = plan_move(ds->on_disk, &ds->hdr, &m);
-    if (err == NC_NOERR && m.n > 0 && !(buf = malloc(NCP_MOVE_CHUNK)))
-        err = NC_ENOMEM;
-    err = ncp_agree(ds->comm, err);
-    if (err == NC_NOERR) err = run_move(ds, &m, buf, eof);
-    free(buf);
-    free(m.p);
-    return err;
-}
-
 /* --- enddef / redef ------------------------------------------------------- */
 
 /*
@@ -338,8 +198,7 @@ static int enddef_agreed(ncp_dataset *ds, const ncp_layout_params *forced)
                                     consistency < NC_EMULTIDEFINE_LAST))
         return consistency;
     consistency = settle_mismatch(ds, consistency);
-    if (ds->on_disk) err = move_data(ds);
-    if (err == NC_NOERR) err = ncp_header_write(ds);
+    err = ncp_enddef_write(ds);
     if (err == NC_NOERR) ds->flags &= ~NCP_F_CREATED; /* past enddef: abort keeps the file */
     if (err == NC_NOERR)
         err = ncp_fill_new_vars(ds, first_new_var);

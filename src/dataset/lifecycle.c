@@ -4,10 +4,12 @@
  * ncp_dataset.h.  Every function here is collective over the dataset's
  * communicator and agrees on its return code before it branches.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ncp_dataset.h"
+#include "../io/ncp_journal.h"
 #include "pnetcdf.h"
 
 /* ncmpi_set_default_format's process-wide setting; like the open-dataset
@@ -111,6 +113,35 @@ static void root_hints(ncp_dataset *ds)
     ds->hints.bcast_chunk = v[1];
 }
 
+/*
+ * The journal an enddef killed midway left beside path (move.c): at open,
+ * rank 0 rolls a sealed one back into the file, so the file holds its old
+ * header and data again, and removes an unsealed one; at create
+ * (remove_only), a stale one goes, lest a later open roll it into the new
+ * file.  Collective; a failure is reported on standard error and the open
+ * goes on, since the file is still a valid one.
+ */
+static void settle_journal(MPI_Comm comm, const char *path, int remove_only)
+{
+    int rank, rolled = 0, err = NC_NOERR;
+    char *jpath;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0 && remove_only) {
+        if ((jpath = ncp_journal_path_of(path)) != NULL) remove(jpath);
+        free(jpath);
+    } else if (rank == 0) {
+        err = ncp_journal_recover(path, &rolled);
+        if (err != NC_NOERR)
+            fprintf(stderr, "ncpario: %s: an interrupted enddef's journal "
+                    "could not be rolled back (%s)\n", path,
+                    ncpario_strerror_detail(err));
+        else if (rolled)
+            fprintf(stderr, "ncpario: %s: an interrupted enddef was rolled "
+                    "back\n", path);
+    }
+    MPI_Barrier(comm);
+}
+
 static int check_cmode(int cmode)
 {
     if ((cmode & NC_64BIT_OFFSET) && (cmode & NC_64BIT_DATA))
@@ -138,9 +169,11 @@ int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
     if (err != NC_NOERR) goto done;
     root_hints(ds);
     mode_err = ncp_safe_agree(ds, mode_err);
+    if (!(cmode & NC_NOCLOBBER)) settle_journal(ds->comm, path, 1);
     err = ncp_io_open(&ds->file, ds->comm, path, 1, !(cmode & NC_NOCLOBBER),
                       1, mpi_info);
     if (err != NC_NOERR) goto done;
+    if (cmode & NC_NOCLOBBER) settle_journal(ds->comm, path, 1);
     ncp_hints_settle(&ds->hints, mpi_info, ds->comm);
     ds->hdr.format = format_of_cmode(cmode);
     ds->flags = NCP_F_DEFINE | NCP_F_CREATED | NCP_F_WRITE;
@@ -179,6 +212,7 @@ int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
     if (err != NC_NOERR) goto done;
     root_hints(ds);
     mode_err = ncp_safe_agree(ds, mode_err);
+    settle_journal(ds->comm, path, 0);
     err = ncp_io_open(&ds->file, ds->comm, path, 0, 0,
                       (omode & NC_WRITE) != 0, mpi_info);
     if (err != NC_NOERR) goto done;
@@ -263,8 +297,13 @@ int ncp_dataset_abort(int ncid)
 int ncmpi_delete(const char *filename, MPI_Info info)
 {
     int mpierr;
+    char *jpath;
     if (!filename) return NC_EINVAL;
     mpierr = MPI_File_delete(filename, info);
+    if (mpierr == MPI_SUCCESS && (jpath = ncp_journal_path_of(filename))) {
+        remove(jpath); /* an interrupted enddef's, if any */
+        free(jpath);
+    }
     return ncp_mpi_err(mpierr, NC_EFILE);
 }
 

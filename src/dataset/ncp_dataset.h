@@ -153,6 +153,10 @@ int ncp_dataset_end_indep(int ncid);
 
 /* --- enddef.c ------------------------------------------------------------- */
 int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced);
+/* enddef's change of the file (move.c), collective and atomic: the data
+ * a grown header moves, and the header; after a failure the file and the
+ * header model are as they were. */
+int ncp_enddef_write(ncp_dataset *ds);
 /* close's define-mode part, collective whatever mode each rank is in:
  * ends define mode on every rank if any rank is in it. */
 int ncp_close_define(ncp_dataset *ds);

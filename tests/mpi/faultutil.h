@@ -145,4 +145,37 @@ static inline void check_file(const char *path, MPI_Offset want, int drop)
     if (drop && tu_myrank == 0) MPI_File_delete(path, MPI_INFO_NULL);
 }
 
+/* The values make_file wrote are all there: this rank's part of each
+ * fixed variable and of every one of its NREC records. */
+static inline void check_values(const char *path)
+{
+    ds_ids v;
+    bufs want, got;
+    MPI_Offset st[2] = {0, (MPI_Offset)tu_myrank * NX}, ct[2] = {1, NX};
+    int k, bad = 0, err;
+    bufs_fill(&want, 0);
+    err = ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, MPI_INFO_NULL,
+                     &v.ncid);
+    CHECKF(err == NC_NOERR, "scenario %d: reopen: %s", nscen,
+           ncmpi_strerror(err));
+    if (err != NC_NOERR) return;
+    CHECK_ERR(ncmpi_inq_varid(v.ncid, "d", &v.d));
+    CHECK_ERR(ncmpi_inq_varid(v.ncid, "i", &v.i));
+    CHECK_ERR(ncmpi_inq_varid(v.ncid, "s", &v.s));
+    CHECK_ERR(ncmpi_inq_varid(v.ncid, "r", &v.r));
+    CHECK_ERR(ncmpi_get_vara_double_all(v.ncid, v.d, &st[1], &ct[1], got.d));
+    CHECK_ERR(ncmpi_get_vara_int_all(v.ncid, v.i, &st[1], &ct[1], got.i));
+    CHECK_ERR(ncmpi_get_vara_int_all(v.ncid, v.s, &st[1], &ct[1], got.s));
+    for (k = 0; k < NX; k++)
+        bad += got.d[k] != want.d[k] || got.i[k] != want.i[k] ||
+               got.s[k] != want.s[k];
+    for (st[0] = 0; st[0] < NREC; st[0]++) {
+        CHECK_ERR(ncmpi_get_vara_double_all(v.ncid, v.r, st, ct, got.r));
+        for (k = 0; k < NX; k++) bad += got.r[k] != want.r[k];
+    }
+    CHECKF(bad == 0, "scenario %d: %d values differ from make_file's", nscen,
+           bad);
+    CHECK_ERR(ncmpi_close(v.ncid));
+}
+
 #endif

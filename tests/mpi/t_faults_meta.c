@@ -92,7 +92,8 @@ static void numrecs_write(void)
 }
 
 /* A redef that grows the header moves the data; a failed move fails
- * enddef on every rank. */
+ * enddef on every rank, and the file is rolled back: the old header, with
+ * none of the new dimensions, and every old value in place. */
 static void redef_move(void)
 {
     char path[4096], name[32];
@@ -108,7 +109,12 @@ static void redef_move(void)
         CHECK_ERR(ncmpi_def_dim(v.ncid, name, 3, &dim));
     }
     CHECK(agreed(ncmpi_enddef(v.ncid), "enddef") == NC_EWRITE);
+    CHECK_ERR(ncmpi_inq_ndims(v.ncid, &dim));
+    CHECKF(dim == 2, "scenario %d: %d dimensions after the roll back", nscen,
+           dim);
     CHECK_ERR(agreed(ncmpi_close(v.ncid), "close"));
+    check_file(path, NREC, 0);
+    check_values(path);
     MPI_Barrier(MPI_COMM_WORLD);
     if (tu_myrank == 0) MPI_File_delete(path, MPI_INFO_NULL);
 }
