@@ -1,6 +1,6 @@
 /*
  * ncpario.c -- the ncpario command: one program, one subcommand per task
- * (dump, validate, offsets, diff, hints), each in its own file.  MPI is
+ * (dump, validate, offsets, diff, hints, recover), each in its own file.  MPI is
  * started here for all of them, so any may run under mpirun.
  */
 #include <string.h>
@@ -21,6 +21,7 @@ static const command commands[] = {
     {"offsets", nt_offsets, "print where each variable lies in the file"},
     {"diff", nt_diff, "compare two files, header and data"},
     {"hints", nt_hints, "print the hints in effect for a file open"},
+    {"recover", nt_recover, "repair what a writer stopped midway left"},
 };
 
 static void usage(FILE *out)

@@ -34,6 +34,7 @@ int nt_validate(int argc, char **argv);
 int nt_offsets(int argc, char **argv);
 int nt_diff(int argc, char **argv);
 int nt_hints(int argc, char **argv);
+int nt_recover(int argc, char **argv);
 
 int nt_rank(void);
 /* "ncpario <cmd>: message" on stderr, from rank 0 only. */
@@ -77,8 +78,18 @@ int nt_judge(const char *path, int err, const ncp_header *h,
 
 /* Where the record variables' data of one record ends, from begin_rec. */
 int64_t nt_record_end(const ncp_header *h);
+/* The smallest size a file with header h may have: the end of its last
+ * fixed variable and of its last record. */
+int64_t nt_expected_size(const ncp_header *h);
 /* How many of h's numrecs records a file of fsize bytes holds whole. */
 int64_t nt_records_held(const ncp_header *h, int64_t fsize);
+
+/* Append a printf-formatted text to the line in out (room cap). */
+void nt_append(char *out, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /* Bytes of one element of external type xtype (1..8; 0 when unknown). */
 int nt_xsize(int xtype);

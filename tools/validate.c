@@ -1,17 +1,14 @@
 /*
- * validate.c -- `ncpario validate`: the library's verdict on a file.  The
- * header is decoded by the same hardened codec the library opens files
- * with (src/format/header_codec.c), which names the field holding the
- * first defect and where it starts; then the file's size is held against
- * what the header promises (every fixed variable, numrecs records).
- * Reading the header needs no MPI, so rank 0 does the work alone.
+ * validate.c -- `ncpario validate`: the library's verdict on a file
+ * (judge.c), and what a journal beside it means.  Reading the header
+ * needs no MPI, so rank 0 does the work alone.
  */
-#include <inttypes.h>
 #include <string.h>
 
 #include <pnetcdf.h>
 
 #include "ncpario_tool.h"
+#include "io/ncp_journal.h"
 
 static void validate_usage(FILE *out)
 {
@@ -25,75 +22,21 @@ static void validate_usage(FILE *out)
         "cannot be read.\n");
 }
 
-/* The smallest size a file with header h may have: the end of its last
- * fixed variable and of its last record. */
-static int64_t expected_size(const ncp_header *h)
+/* An enddef killed midway leaves a journal beside the file: say what it
+ * means (io/ncp_journal.h). */
+static void journal_note(const char *path, char *line, size_t cap)
 {
-    int64_t end = h->xsz, last_rec = nt_record_end(h);
-    int i;
-    for (i = 0; i < h->nvars; i++) {
-        const ncp_var *v = &h->vars[i];
-        int64_t bytes = v->nelems_per_rec * nt_xsize(v->xtype);
-        if (!v->is_record && v->begin + bytes > end) end = v->begin + bytes;
-    }
-    if (h->num_rec_vars > 0 && h->numrecs > 0 &&
-        h->begin_rec + (h->numrecs - 1) * h->recsize + last_rec > end)
-        end = h->begin_rec + (h->numrecs - 1) * h->recsize + last_rec;
-    return end;
-}
-
-/* "field (where)": which dimension, attribute or variable the field is
- * of, from the codec's indexes. */
-static void describe(const ncp_hdr_defect *d, char *out, size_t cap)
-{
-    const char *f = d->field ? d->field : "header";
-    char owner[48] = "global";
-    if (d->var >= 0) snprintf(owner, sizeof owner, "variable %" PRId64, d->var);
-    if (strncmp(f, "attribute", 9) == 0 && d->entry >= 0 && d->var < 0)
-        snprintf(out, cap, "%s (global attribute %" PRId64 ")", f, d->entry);
-    else if (strncmp(f, "attribute", 9) == 0 && d->entry >= 0)
-        snprintf(out, cap, "%s (attribute %" PRId64 " of %s)", f, d->entry,
-                 owner);
-    else if (strncmp(f, "attribute", 9) == 0)
-        snprintf(out, cap, "%s (%s)", f, owner);
-    else if (strncmp(f, "dimension", 9) == 0 && d->entry >= 0)
-        snprintf(out, cap, "%s (dimension %" PRId64 ")", f, d->entry);
-    else if (d->var >= 0 && strncmp(f, "variable list", 13) != 0)
-        snprintf(out, cap, "%s (%s)", f, owner);
+    int exists = 0, sealed = 0;
+    if (ncp_journal_probe(path, &exists, &sealed) != NC_NOERR || !exists)
+        return;
+    if (sealed)
+        nt_append(line, cap, "; warning: an interrupted enddef left its "
+               "journal: opening the file with ncpario, or `ncpario "
+               "recover`, rolls the file back to before that enddef");
     else
-        snprintf(out, cap, "%s", f);
-}
-
-int nt_judge(const char *path, int err, const ncp_header *h,
-             const ncp_hdr_defect *d, int64_t fsize, char *out, size_t cap)
-{
-    char what[160];
-    int64_t want;
-    int rc = NT_FOUND;
-    if (err != NC_NOERR) {
-        describe(d, what, sizeof what);
-        if (d->offset >= 0)
-            snprintf(out, cap, "%s: invalid: %s at byte %" PRId64 " (0x%" PRIx64
-                     "): %s: %s", path, what, d->offset, (uint64_t)d->offset,
-                     ncmpi_strerrno(err), ncmpi_strerror(err));
-        else
-            snprintf(out, cap, "%s: invalid: %s: %s: %s", path, what,
-                     ncmpi_strerrno(err), ncmpi_strerror(err));
-        goto done;
-    }
-    want = expected_size(h);
-    if (fsize < want) {
-        snprintf(out, cap, "%s: invalid: file is %" PRId64 " bytes, the "
-                 "header promises %" PRId64 " (%" PRId64 " records)", path,
-                 fsize, want, h->numrecs);
-        goto done;
-    }
-    snprintf(out, cap, "%s: valid CDF-%d file: header %" PRId64 " bytes, %d "
-             "dimensions, %d variables, %" PRId64 " records", path, h->format,
-             h->xsz, h->ndims, h->nvars, h->numrecs);
-    rc = NT_OK;
-done:
-    return rc;
+        nt_append(line, cap, "; warning: an unsealed journal of an enddef "
+               "interrupted before it changed the file: `ncpario recover` "
+               "removes it");
 }
 
 /* One file: NT_OK, NT_FOUND or NT_FAIL, with a line on stdout. */
@@ -112,6 +55,7 @@ static int validate_one(const char *path, int quiet)
         rc = NT_FAIL;
     } else {
         rc = nt_judge(path, err, &h, &d, fsize, line, sizeof line);
+        journal_note(path, line, sizeof line);
         if (!quiet) printf("%s\n", line);
     }
     if (err == NC_NOERR) ncp_header_free(&h);

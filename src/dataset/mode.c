@@ -66,7 +66,12 @@ static int numrecs_agree(ncp_dataset *ds, int force)
     ds->flags &= ~NCP_F_NUMRECS;
     if (all[0] == -all[1] && all[2] == 0) return NC_NOERR; /* no change */
     ds->hdr.numrecs = all[0];
-    if (ds->flags & NCP_F_WRITE) err = ncp_numrecs_write(ds);
+    /* With nc_sync_durable, the records reach the device before the count
+       that makes them part of the file. */
+    if ((ds->flags & NCP_F_WRITE) && ds->hints.sync_durable)
+        err = ncp_io_sync(&ds->file);
+    if (err == NC_NOERR && (ds->flags & NCP_F_WRITE))
+        err = ncp_numrecs_write(ds);
     return ncp_agree(ds->comm, err);
 }
 

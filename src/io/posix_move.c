@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "ncp_posix_move.h"
+#include "ncp_crash.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -45,6 +46,7 @@ int ncp_posix_move_iov(int fd, int is_write, struct iovec *iov, int n,
                        MPI_Offset off, int64_t *done)
 {
     *done = 0;
+    if (is_write) ncp_crash_point(fd, iov, n, off);
     while (n > 0) {
         ssize_t k = is_write ? pwritev(fd, iov, n, (off_t)off)
                              : preadv(fd, iov, n, (off_t)off);

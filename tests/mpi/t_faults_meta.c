@@ -91,6 +91,33 @@ static void numrecs_write(void)
     check_file(path, NREC, 1);
 }
 
+/* With nc_sync_durable=enable a record put makes its data durable before
+ * the numrecs that counts it: a sync that fails there fails the put on
+ * every rank, and numrecs on disk is not raised.  Without the hint the
+ * same put makes no sync at all, so the same fault never fires. */
+static void durable_numrecs(void)
+{
+    char path[4096];
+    ds_ids v;
+    bufs b;
+    MPI_Offset st[2] = {NREC, (MPI_Offset)tu_myrank * NX}, ct[2] = {1, NX};
+    int durable;
+    bufs_fill(&b, 6);
+    for (durable = 0; durable < 2; durable++) {
+        nscen++;
+        path_of(path, sizeof path, nscen);
+        make_file(path);
+        CHECK_ERR(open_faulty_hint(path, "op=sync,ranks=all", 0,
+                                   "nc_sync_durable",
+                                   durable ? "enable" : "disable", &v));
+        CHECKF(agreed(ncmpi_put_vara_double_all(v.ncid, v.r, st, ct, b.r),
+                      "record put") == (durable ? NC_EFILE : NC_NOERR),
+               "scenario %d: durable %d", nscen, durable);
+        CHECK_ERR(agreed(ncmpi_close(v.ncid), "close"));
+        check_file(path, durable ? NREC : NREC + 1, 1);
+    }
+}
+
 /* A redef that grows the header moves the data; a failed move fails
  * enddef on every rank, and the file is rolled back: the old header, with
  * none of the new dimensions, and every old value in place. */
@@ -231,6 +258,7 @@ int main(int argc, char **argv)
     header_read();
     numrecs_write();
     redef_move();
+    durable_numrecs();
     sync_close(0);
     sync_close(1);
     independent();

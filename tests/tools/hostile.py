@@ -127,7 +127,11 @@ def corpus():
     files["bad_version.nc"] = b"CDF\x03" + good[4:]
     files["bad_truncated_header.nc"] = good[:hlen // 2]
     files["bad_short_magic.nc"] = b"CD"
-    files["bad_short_data.nc"] = good[:-5]
+    # states a writer stopped midway leaves: the file opens and reads
+    files["warn_short_record.nc"] = good[:-5]
+    files["warn_past_records.nc"] = good + b"\x01" * 24
+    # short by more than a record: numrecs counts records that are not there
+    files["bad_short_data.nc"] = good[:-40]
     w = sample()
     w.dims[1] = ("y\x01", 3)
     files["bad_name_control.nc"] = w.build()
