@@ -107,10 +107,12 @@ static int adopt_root_mode(MPI_Comm comm, int *mode, int code)
  * whether to compare): rank 0's, on every rank. */
 static void root_hints(ncp_dataset *ds)
 {
-    int64_t v[2] = {ds->hints.safe_mode, ds->hints.bcast_chunk};
-    MPI_Bcast(v, 2, MPI_INT64_T, 0, ds->comm);
+    int64_t v[3] = {ds->hints.safe_mode, ds->hints.bcast_chunk,
+                    ds->hints.data_move_chunk};
+    MPI_Bcast(v, 3, MPI_INT64_T, 0, ds->comm);
     ds->hints.safe_mode = v[0];
     ds->hints.bcast_chunk = v[1];
+    ds->hints.data_move_chunk = v[2];
 }
 
 /*

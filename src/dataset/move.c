@@ -27,9 +27,6 @@
 #include "../io/ncp_journal.h"
 #include "pnetcdf.h"
 
-/* Size of one copy step when moving data, and of one saved piece. */
-#define NCP_MOVE_CHUNK ((int64_t)16 << 20)
-
 typedef struct move_piece {
     int64_t from, to, len;
 } move_piece;
@@ -101,24 +98,23 @@ static int64_t clamp_to_eof(int64_t from, int64_t len, int64_t eof)
 
 /*
  * Copy pieces from the end of the file toward its start, in rounds of one
- * chunk per rank; within a round every read finishes (barrier) before any
- * write.  Destinations never precede sources, so a write can only land on
- * bytes that an earlier round already copied.  Only bytes that existed in
+ * chunk per rank; within a round every read finishes before any write.
+ * Destinations never precede sources, so a write can only land on bytes
+ * that this round or an earlier one has already read.  Only bytes that existed in
  * the old file are read and written: a NOFILL file is not zero-extended,
  * and a read never sees data an earlier round moved past the old end.
  */
 static int run_move(ncp_dataset *ds, const move_list *m, void *buf,
-                    int64_t eof)
+                    int64_t chunk, int64_t eof)
 {
     int err = NC_NOERR;
     int64_t pi = m->n - 1, left = pi >= 0 ? m->p[pi].len : 0;
-    while (ncp_agree(ds->comm, err) == NC_NOERR) {
+    while (pi >= 0) { /* the same on every rank */
         /* Every rank walks the same next nprocs chunks; rank k takes the
            k-th, so a round covers them all. */
         int64_t from = -1, to = 0, len = 0, got = 0, k;
-        if (pi < 0) break; /* the same on every rank */
         for (k = 0; k < ds->nprocs && pi >= 0; k++) {
-            int64_t l = left < NCP_MOVE_CHUNK ? left : NCP_MOVE_CHUNK;
+            int64_t l = left < chunk ? left : chunk;
             if (k == ds->rank) {
                 from = m->p[pi].from + left - l;
                 to = m->p[pi].to + left - l;
@@ -127,11 +123,13 @@ static int run_move(ncp_dataset *ds, const move_list *m, void *buf,
             left -= l;
             if (left == 0 && --pi >= 0) left = m->p[pi].len;
         }
-        if (len > 0) err = ncp_io_read_at(&ds->file, from, buf, len, &got);
-        MPI_Barrier(ds->comm);
-        if (got > 0 && err == NC_NOERR)
-            err = ncp_io_write_at(&ds->file, to, buf, got);
-        MPI_Barrier(ds->comm);
+        if (len > 0 && err == NC_NOERR)
+            err = ncp_io_read_at(&ds->file, from, buf, len, &got);
+        /* Every read of the round, and every write of the one before,
+           is done before any write of this round (the agreement's
+           allreduce orders them). */
+        if ((err = ncp_agree(ds->comm, err)) != NC_NOERR) break;
+        if (got > 0) err = ncp_io_write_at(&ds->file, to, buf, got);
     }
     return ncp_agree(ds->comm, err);
 }
@@ -193,14 +191,14 @@ static int plan_regions(const ncp_dataset *ds, const move_list *m,
 /* Every rank saves its share: the regions' bytes in chunks, chunk k by
  * rank k mod nprocs, each to its place in the journal. */
 static int save_share(ncp_dataset *ds, ncp_journal *j, const region_list *l,
-                      void *buf)
+                      void *buf, int64_t chunk)
 {
     int64_t i, done, k = 0, joff = ncp_journal_data_start(l->n), got;
     int err = NC_NOERR;
     for (i = 0; i < l->n && err == NC_NOERR; i++) {
         for (done = 0; done < l->r[i].len && err == NC_NOERR; k++) {
             int64_t len = l->r[i].len - done;
-            if (len > NCP_MOVE_CHUNK) len = NCP_MOVE_CHUNK;
+            if (len > chunk) len = chunk;
             if (k % ds->nprocs == ds->rank) {
                 if (j->fd < 0)
                     err = ncp_journal_open(j, ds->file.path, j->durable);
@@ -231,7 +229,7 @@ static int journal_begin(ncp_dataset *ds, ncp_journal *j,
     if (ds->rank == 0)
         err = ncp_journal_create(j, ds->file.path, j->durable);
     made = ncp_agree(ds->comm, err) == NC_NOERR;
-    if (made) err = save_share(ds, j, l, buf);
+    if (made) err = save_share(ds, j, l, buf, ds->hints.data_move_chunk);
     if (made && ds->rank != 0) err = ncp_journal_close(j, 0);
     if (made) err = ncp_agree(ds->comm, err);
     if (made && err == NC_NOERR && ds->rank == 0)
@@ -291,11 +289,12 @@ int ncp_enddef_write(ncp_dataset *ds)
     err = shared_file_size(ds, &eof);
     if (err == NC_NOERR && ds->on_disk) err = plan_move(ds->on_disk, &ds->hdr, &m);
     if (err == NC_NOERR) err = plan_regions(ds, &m, eof, &l);
-    if (err == NC_NOERR && !(buf = malloc(NCP_MOVE_CHUNK))) err = NC_ENOMEM;
+    if (err == NC_NOERR && !(buf = malloc((size_t)ds->hints.data_move_chunk)))
+        err = NC_ENOMEM;
     err = ncp_agree(ds->comm, err);
     if (err != NC_NOERR) goto done;
     (void)journal_begin(ds, &j, &l, eof, buf, &journaled);
-    if (m.n > 0) err = run_move(ds, &m, buf, eof);
+    if (m.n > 0) err = run_move(ds, &m, buf, ds->hints.data_move_chunk, eof);
     if (err == NC_NOERR) err = ncp_header_write(ds);
     err = journal_end(ds, &j, journaled, err);
 done:
