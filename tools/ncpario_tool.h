@@ -51,6 +51,11 @@ int nt_agree(int rc);
 int nt_opt(int argc, char **argv, int *i, const char *lname,
            const char *sname, const char **val);
 int nt_is_help(const char *arg);
+/* A command over FILE... with -q (validate, recover): on rank 0, one(path,
+ * quiet) for each file, the worst code on every rank; --help prints
+ * usage. */
+int nt_each_file(int argc, char **argv, const char *cmd,
+                 void (*usage)(FILE *), int (*one)(const char *, int));
 /* "a,b,c" of integers into v[0..*n-1] (at most max); -1 when malformed. */
 int nt_parse_i64s(const char *s, int64_t *v, int max, int *n);
 /* A non-negative double; -1 when malformed. */

@@ -86,30 +86,5 @@ static int recover_one(const char *path, int quiet)
 
 int nt_recover(int argc, char **argv)
 {
-    int i, quiet = 0, nfiles = 0, rc = NT_OK, r, help = 0;
-    for (i = 1; i < argc; i++) {
-        if (nt_is_help(argv[i])) help = 1;
-        else if (strcmp(argv[i], "-q") == 0) quiet = 1;
-        else if (argv[i][0] == '-') rc = NT_USAGE;
-        else nfiles++;
-    }
-    if (help) {
-        if (nt_rank() == 0) recover_usage(stdout);
-        rc = NT_OK;
-        goto done;
-    }
-    if (rc != NT_OK || nfiles == 0) {
-        nt_err("recover", "bad arguments (see 'ncpario recover --help')");
-        rc = NT_USAGE;
-        goto done;
-    }
-    for (i = 1; i < argc && nt_rank() == 0; i++) {
-        if (argv[i][0] == '-') continue;
-        r = recover_one(argv[i], quiet);
-        if (r > rc) rc = r;
-    }
-    fflush(stdout);
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-done:
-    return rc;
+    return nt_each_file(argc, argv, "recover", recover_usage, recover_one);
 }

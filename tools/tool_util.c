@@ -262,3 +262,31 @@ MPI_Datatype nt_mpi_type(int xtype)
     default: return MPI_UNSIGNED_LONG_LONG;
     }
 }
+
+int nt_each_file(int argc, char **argv, const char *cmd,
+                 void (*usage)(FILE *), int (*one)(const char *, int))
+{
+    int i, quiet = 0, nfiles = 0, rc = NT_OK, r, help = 0;
+    for (i = 1; i < argc; i++) {
+        if (nt_is_help(argv[i])) help = 1;
+        else if (strcmp(argv[i], "-q") == 0) quiet = 1;
+        else if (argv[i][0] == '-') rc = NT_USAGE;
+        else nfiles++;
+    }
+    if (help) {
+        if (nt_rank() == 0) usage(stdout);
+        return NT_OK;
+    }
+    if (rc != NT_OK || nfiles == 0) {
+        nt_err(cmd, "bad arguments (see 'ncpario %s --help')", cmd);
+        return NT_USAGE;
+    }
+    for (i = 1; i < argc && nt_rank() == 0; i++) {
+        if (argv[i][0] == '-') continue;
+        r = one(argv[i], quiet);
+        if (r > rc) rc = r;
+    }
+    fflush(stdout);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return rc;
+}
