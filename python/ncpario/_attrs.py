@@ -55,11 +55,14 @@ class AttributeMixin:
     """put_att/get_att/del_att/ncattrs and attribute-style access, for an
     object with _ncid and _varid (NC_GLOBAL = -1 for the file)."""
 
+    _PRIVATE = ("_ncid", "_varid")    # the object's own Python state
+
     def put_att(self, name, value, xtype=None):
         """Write attribute `name`: str/bytes become NC_CHAR, numbers and
         sequences the matching type (Python ints NC_INT where they fit,
         floats NC_DOUBLE), or `xtype` when given."""
         bname = name.encode("utf-8")
+        value = _text_value(value)
         if isinstance(value, str):
             value = value.encode("utf-8")
         if isinstance(value, (bytes, bytearray)) and \
@@ -72,9 +75,10 @@ class AttributeMixin:
         check(lib.ncmpi_put_att(self._ncid, self._varid, bname, nc,
                                 arr.size, buf))
 
-    def get_att(self, name):
-        """The attribute's value: str for NC_CHAR, a numpy scalar for one
-        value, else a 1-d numpy array of the attribute's type."""
+    def get_att(self, name, encoding="utf-8"):
+        """The attribute's value: str for NC_CHAR (decoded with `encoding`;
+        bytes when it is 'bytes' or None), a numpy scalar for one value,
+        else a 1-d numpy array of the attribute's type."""
         bname = name.encode("utf-8")
         xtype = ffi.new("int *")
         n = ffi.new("MPI_Offset *")
@@ -82,7 +86,10 @@ class AttributeMixin:
         if xtype[0] == NC_CHAR:
             buf = ffi.new("char[]", n[0] + 1)
             check(lib.ncmpi_get_att_text(self._ncid, self._varid, bname, buf))
-            return ffi.buffer(buf, n[0])[:].decode("utf-8", "replace")
+            raw = ffi.buffer(buf, n[0])[:]
+            if encoding in (None, "bytes", "none"):
+                return raw
+            return raw.decode(encoding, "replace")
         if xtype[0] not in NC_TO_NP:
             raise NCError(NC_EBADTYPE)
         arr = np.empty(max(n[0], 1), dtype=NC_TO_NP[xtype[0]][0])
@@ -110,10 +117,18 @@ class AttributeMixin:
             out.append(ffi.string(name).decode("utf-8"))
         return out
 
+    @property
+    def __dict__(self):
+        """The netCDF attributes as {name: value} (netCDF4-python's)."""
+        return {name: self.get_att(name) for name in self.ncattrs()}
+
+    def renameAttribute(self, oldname, newname):
+        self.rename_att(oldname, newname)
+
     def __getattr__(self, name):
         # Only reached for names that are not ordinary attributes; the
         # object's own state must never be looked up in the file.
-        if name.startswith("__") or name in ("_ncid", "_varid"):
+        if name.startswith("__") or name in type(self)._PRIVATE:
             raise AttributeError(name)
         try:
             return self.get_att(name)
@@ -122,14 +137,31 @@ class AttributeMixin:
                 raise AttributeError(name) from None
             raise
 
+    # Every other name assigned is a netCDF attribute (v._FillValue = x, or
+    # f.title = "..."), so that a Python attribute never hides one.
     def __setattr__(self, name, value):
-        if name.startswith("_") or hasattr(type(self), name):
+        if name in type(self)._PRIVATE or _is_property(type(self), name):
             object.__setattr__(self, name, value)
         else:
             self.put_att(name, value)
 
     def __delattr__(self, name):
-        if name.startswith("_") or hasattr(type(self), name):
+        if name in type(self)._PRIVATE or _is_property(type(self), name):
             object.__delattr__(self, name)
         else:
             self.del_att(name)
+
+
+def _is_property(cls, name):
+    return isinstance(getattr(cls, name, None), property)
+
+
+def _text_value(value):
+    """str or bytes for a text value given as a numpy string scalar or an
+    array of strings or chars (joined), else the value unchanged."""
+    if isinstance(value, (np.ndarray, np.generic)) and \
+            value.dtype.kind in "SU":
+        if value.dtype.kind == "U":
+            return "".join(np.atleast_1d(value).reshape(-1).tolist())
+        return b"".join(np.atleast_1d(value).reshape(-1).tolist())
+    return value

@@ -39,6 +39,20 @@ class NCValueError(NCError, ValueError):
     """A value of the wrong size or shape (checked before C)."""
 
 
+class NCOSError(NCError, OSError):
+    """Opening or creating a file failed: also an OSError, with errno (the
+    NC_* code), strerror and filename set, as PnetCDF-Python raises."""
+
+    def __init__(self, code, filename):
+        super().__init__(code)
+        self.errno, self.strerror = self.code, self.message
+        self.filename = filename
+
+    def __str__(self):
+        return "%s (NC code %d): %r" % (self.message, self.code,
+                                        self.filename)
+
+
 def check(rc):
     if rc != 0:
         raise NCError(rc)

@@ -49,10 +49,34 @@ def _typed_decls(t, c):
     return "\n".join(out)
 
 
+def _flexible_decls():
+    """Declarations of the flexible data functions: the buffer's layout
+    and element type given by an MPI datatype."""
+    s = "const MPI_Offset *start, const MPI_Offset *count"
+    ss = s + ", const MPI_Offset *stride"
+    sm = ss + ", const MPI_Offset *imap"
+    sn = "int num, MPI_Offset * const *starts, MPI_Offset * const *counts"
+    flex = "MPI_Offset bufcount, MPI_Datatype buftype"
+    out = []
+    for form, args in (("vara", s), ("vars", ss), ("varm", sm),
+                       ("varn", sn)):
+        for coll in ("", "_all"):
+            out.append("int ncmpi_put_%s%s(int, int, %s, const void *, %s);"
+                       % (form, coll, args, flex))
+            out.append("int ncmpi_get_%s%s(int, int, %s, void *, %s);"
+                       % (form, coll, args, flex))
+        for kind in ("iput", "bput", "iget"):
+            out.append("int ncmpi_%s_%s(int, int, %s, %svoid *, %s, int *);"
+                       % (kind, form, args,
+                          "" if kind == "iget" else "const ", flex))
+    return "\n".join(out)
+
+
 _CDEF = """
 typedef long long MPI_Offset;
 typedef %(comm)s MPI_Comm;
 typedef %(info)s MPI_Info;
+typedef %(dtype)s MPI_Datatype;
 typedef struct ncpario_profile {
     long long mpiio_write_calls;
     long long mpiio_read_calls;
@@ -113,17 +137,45 @@ int ncmpi_buffer_attach(int, MPI_Offset);
 int ncmpi_buffer_detach(int);
 int ncmpi_inq_buffer_usage(int, MPI_Offset *);
 int ncmpi_inq_buffer_size(int, MPI_Offset *);
+const char *ncmpi_inq_libvers(void);
+const char *ncmpi_strerrno(int err);
+int ncmpi_set_default_format(int, int *);
+int ncmpi_inq_default_format(int *);
+int ncmpi_inq_file_format(const char *, int *);
+int ncmpi_inq_files_opened(int *, int *);
+int ncmpi_inq_malloc_size(MPI_Offset *);
+int ncmpi_inq_malloc_max_size(MPI_Offset *);
+int ncmpi_cancel(int, int, int *, int *);
+int ncmpi_inq_nreqs(int, int *);
+int ncmpi_inq_put_size(int, MPI_Offset *);
+int ncmpi_inq_get_size(int, MPI_Offset *);
+int ncmpi_inq_header_size(int, MPI_Offset *);
+int ncmpi_inq_header_extent(int, MPI_Offset *);
+int ncmpi_inq_num_rec_vars(int, int *);
+int ncmpi_inq_num_fix_vars(int, int *);
+int ncmpi_inq_recsize(int, MPI_Offset *);
+int ncmpi_inq_striping(int, int *, int *);
+int ncmpi_inq_version(int, int *);
+int ncmpi_inq_path(int, int *, char *);
+int ncmpi_inq_unlimdim(int, int *);
+int ncmpi_fill_var_rec(int, int, MPI_Offset);
+int ncmpi_inq_var_fill(int, int, int *, void *);
+int ncmpi_inq_varoffset(int, int, MPI_Offset *);
+int ncmpi_flush(int);
 int MPI_Info_get_nkeys(MPI_Info, int *);
 int MPI_Info_get_nthkey(MPI_Info, int, char *);
 int MPI_Info_get_valuelen(MPI_Info, const char *, int *, int *);
 int MPI_Info_get(MPI_Info, const char *, int, char *, int *);
 int MPI_Info_free(MPI_Info *);
+int MPI_Info_c2f(MPI_Info);
 """
 
 ffi = cffi.FFI()
 ffi.cdef(_CDEF % {"comm": _handle_type(MPI.Comm),
-                  "info": _handle_type(MPI.Info)})
+                  "info": _handle_type(MPI.Info),
+                  "dtype": _handle_type(MPI.Datatype)})
 ffi.cdef("\n".join(_typed_decls(t, c) for t, c in DATA_TYPES))
+ffi.cdef(_flexible_decls())
 
 
 def _candidates():

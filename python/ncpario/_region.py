@@ -61,67 +61,89 @@ def check_region(start, count, stride, imap, shape, unlimited, writing):
 
 
 def from_key(key, shape, unlimited, value_shape=None):
-    """(start, count, stride, squeezed axes) for a numpy-style key: ints,
-    slices with positive steps and one Ellipsis.  An open slice along the
-    record dimension of a write takes its length from the value."""
+    """(start, count, stride, squeezed axes, reversed axes) for a
+    numpy-style key: ints, slices and one Ellipsis.  A slice with a
+    negative step reads or writes its elements in reverse: the region is
+    the same elements in file order, and the axis is listed as reversed.
+    An open slice along the record dimension of a write takes its length
+    from the value (`value_shape`); a write's slice may not run past a
+    fixed dimension (IndexError)."""
     ndim = len(shape)
+    key = _expand(key, ndim)
+    start, count, stride, squeeze, flip = [], [], [], [], []
+    for d, k in enumerate(key):
+        if isinstance(k, slice):
+            b, c, step = _slice_region(k, d, shape[d], d == unlimited,
+                                       value_shape, key)
+            if step < 0:
+                b, step = b + (c - 1) * step if c else b, -step
+                flip.append(d)
+            start.append(b)
+            count.append(c)
+            stride.append(step)
+        else:
+            start.append(_index(k, d, shape[d], d == unlimited and
+                                value_shape is not None))
+            count.append(1)
+            stride.append(1)
+            squeeze.append(d)
+    return tuple(start), tuple(count), tuple(stride), tuple(squeeze), \
+        tuple(flip)
+
+
+def _expand(key, ndim):
+    """The key as a tuple of one entry per dimension."""
     if not isinstance(key, tuple):
         key = (key,)
     if sum(k is Ellipsis for k in key) > 1:
         raise NCIndexError(NC_EINVALCOORDS, "only one Ellipsis allowed")
-    if Ellipsis in [k for k in key if k is Ellipsis]:
+    if any(k is Ellipsis for k in key):
         i = next(j for j, k in enumerate(key) if k is Ellipsis)
         key = key[:i] + (slice(None),) * (ndim - len(key) + 1) + key[i + 1:]
     if len(key) > ndim:
         raise NCIndexError(NC_EINVALCOORDS, "%d indices for %d dimensions"
                            % (len(key), ndim))
-    key = key + (slice(None),) * (ndim - len(key))
-    start, count, stride, squeeze = [], [], [], []
-    for d, k in enumerate(key):
-        n = shape[d]
-        if isinstance(k, slice):
-            step = 1 if k.step is None else int(k.step)
-            if step < 1:
-                raise NCIndexError(NC_ESTRIDE, "slice steps must be positive")
-            if d == unlimited and value_shape is not None and k.stop is None:
-                # Writing records: as many as the value supplies.
-                b = 0 if k.start is None else int(k.start)
-                if b < 0:
-                    b += n
-                vdim = _value_extent(value_shape, key, d)
-                start.append(b)
-                count.append(vdim)
-                stride.append(step)
-                continue
-            if d == unlimited and value_shape is not None:
-                b = 0 if k.start is None else int(k.start)
-                e = int(k.stop)
-                b, e = (b + n if b < 0 else b), (e + n if e < 0 else e)
-            else:
-                b, e, _ = k.indices(n)
-            c = max(0, -(-(e - b) // step))
-            start.append(b)
-            count.append(c)
-            stride.append(step)
-        else:
-            try:
-                i = int(np.asarray(k).item()) if not isinstance(k, int) \
-                    else k
-            except (TypeError, ValueError):
-                raise NCIndexError(NC_EINVALCOORDS, "unsupported index %r"
-                                   % (k,)) from None
-            if i < 0:
-                i += n
-            if i < 0 or (i >= n and not (d == unlimited and
-                                         value_shape is not None)):
-                raise NCIndexError(NC_EINVALCOORDS, "index %d out of range "
-                                   "for dimension %d (length %d)"
-                                   % (i, d, n))
-            start.append(i)
-            count.append(1)
-            stride.append(1)
-            squeeze.append(d)
-    return tuple(start), tuple(count), tuple(stride), tuple(squeeze)
+    return key + (slice(None),) * (ndim - len(key))
+
+
+def _slice_region(k, d, n, unlimited, value_shape, key):
+    """(first index, count, step) of slice k along dimension d of length
+    n; the first index is the first element visited (the highest one for
+    a negative step)."""
+    step = 1 if k.step is None else int(k.step)
+    if step == 0:
+        raise NCIndexError(NC_ESTRIDE, "slice step cannot be zero")
+    writing = value_shape is not None
+    if unlimited and writing and step > 0:
+        # Writing records: an open stop takes as many as the value has.
+        b = 0 if k.start is None else int(k.start)
+        b = b + n if b < 0 else b
+        if k.stop is None:
+            return b, _value_extent(value_shape, key, d), step
+        e = int(k.stop)
+        e = e + n if e < 0 else e
+        return b, max(0, -(-(e - b) // step)), step
+    if writing and not unlimited and k.stop is not None and step > 0 and \
+            int(k.stop) > n:
+        raise NCIndexError(NC_EEDGE, "slice stop %d runs past dimension %d "
+                           "(length %d)" % (int(k.stop), d, n))
+    b, e, step = k.indices(n)
+    return b, len(range(b, e, step)), step
+
+
+def _index(k, d, n, may_extend):
+    """An integer index, negative ones counted from the end."""
+    try:
+        i = k if isinstance(k, int) else int(np.asarray(k).item())
+    except (TypeError, ValueError):
+        raise NCIndexError(NC_EINVALCOORDS, "unsupported index %r"
+                           % (k,)) from None
+    if i < 0:
+        i += n
+    if i < 0 or (i >= n and not may_extend):
+        raise NCIndexError(NC_EINVALCOORDS, "index %d out of range for "
+                           "dimension %d (length %d)" % (i, d, n))
+    return i
 
 
 def _value_extent(value_shape, key, d):

@@ -22,6 +22,21 @@ NC_TO_NP = {
 # that dtype goes through.
 _NP_TO_NC = {(dt.kind, dt.itemsize): nc for nc, (dt, _) in NC_TO_NP.items()}
 
+# The default fill value of each type (pnetcdf.h's NC_FILL_*).
+NC_FILL_BYTE, NC_FILL_CHAR, NC_FILL_SHORT, NC_FILL_INT = -127, b"\x00", \
+    -32767, -2147483647
+NC_FILL_FLOAT = NC_FILL_DOUBLE = 9.9692099683868690e+36
+NC_FILL_UBYTE, NC_FILL_USHORT, NC_FILL_UINT = 255, 65535, 4294967295
+NC_FILL_INT64, NC_FILL_UINT64 = -9223372036854775806, 18446744073709551614
+DEFAULT_FILL = {
+    NC_BYTE: NC_FILL_BYTE, NC_CHAR: NC_FILL_CHAR, NC_SHORT: NC_FILL_SHORT,
+    NC_INT: NC_FILL_INT, NC_FLOAT: NC_FILL_FLOAT, NC_DOUBLE: NC_FILL_DOUBLE,
+    NC_UBYTE: NC_FILL_UBYTE, NC_USHORT: NC_FILL_USHORT, NC_UINT: NC_FILL_UINT,
+    NC_INT64: NC_FILL_INT64, NC_UINT64: NC_FILL_UINT64}
+# numpy type string -> default fill value, as netCDF4-python names it.
+default_fillvals = {NC_TO_NP[nc][0].str[1:]: v
+                    for nc, v in DEFAULT_FILL.items()}
+
 NAMES = {"NC_BYTE": NC_BYTE, "NC_CHAR": NC_CHAR, "NC_SHORT": NC_SHORT,
          "NC_INT": NC_INT, "NC_FLOAT": NC_FLOAT, "NC_DOUBLE": NC_DOUBLE,
          "NC_UBYTE": NC_UBYTE, "NC_USHORT": NC_USHORT, "NC_UINT": NC_UINT,

@@ -5,11 +5,12 @@ import math
 import numpy as np
 
 from ._attrs import AttributeMixin
-from ._errors import NC_EBADTYPE, NC_ECHAR, NC_EINVAL, NCError, \
-    NCTypeError, NCValueError, check
+from ._errors import NC_EBADTYPE, NC_ECHAR, NC_EINVAL, NC_ENOTATT, \
+    NCError, NCTypeError, NCValueError, check
 from ._lib import ffi, lib
 from ._region import check_region, from_key
-from ._types import NC_CHAR, NC_TO_NP, nc_type_of
+from ._types import DEFAULT_FILL, NC_CHAR, NC_TO_NP, nc_type_of
+from ._utils import chartostring, stringtochar
 
 _CTYPE = {"text": "char", "schar": "signed char", "uchar": "unsigned char",
           "short": "short", "ushort": "unsigned short", "int": "int",
@@ -46,6 +47,9 @@ class Variable(AttributeMixin):
     """A netCDF variable of an open File (from File.def_var or
     File.variables)."""
 
+    _PRIVATE = ("_file", "_ncid", "_varid", "_name", "_nctype", "_dimids",
+                "_unlim", "_fixed", "_chartostring", "_mask")
+
     def __init__(self, file, varid):
         name = ffi.new("char[]", 257)
         xtype, ndims, natts = ffi.new("int *"), ffi.new("int *"), \
@@ -65,6 +69,8 @@ class Variable(AttributeMixin):
         self._unlim = self._dimids.index(unlim) \
             if unlim >= 0 and unlim in self._dimids else None
         self._fixed = None
+        self._chartostring = True
+        self._mask = False
 
     # ------------------------------------------------------------ metadata
     @property
@@ -77,12 +83,27 @@ class Variable(AttributeMixin):
 
     @property
     def datatype(self):
-        """The nc_type (ncpario.NC_INT, ...)."""
-        return self._nctype
+        """The numpy dtype of the values (as PnetCDF-Python; `xtype` is
+        the nc_type)."""
+        return NC_TO_NP[self._nctype][0]
 
     @property
     def dtype(self):
         return NC_TO_NP[self._nctype][0]
+
+    @property
+    def xtype(self):
+        """The nc_type (ncpario.NC_INT, ...)."""
+        return self._nctype
+
+    def file(self):
+        """The File this variable belongs to."""
+        return self._file
+
+    def get_dims(self):
+        """The variable's Dimensions, in order."""
+        dims = self._file.dimensions
+        return tuple(dims[n] for n in self.dimensions)
 
     @property
     def dimensions(self):
@@ -98,14 +119,21 @@ class Variable(AttributeMixin):
         if self._fixed is None:
             # Fixed lengths never change once defined; only the record
             # dimension's is asked for on every call.
-            self._fixed = [None if i == self._unlim else
-                           self._file._dimlen(d)
+            self._fixed = [None if i == self._unlim else self._dimlen(d)
                            for i, d in enumerate(self._dimids)]
         if self._unlim is None:
             return tuple(self._fixed)
         s = list(self._fixed)
-        s[self._unlim] = self._file._dimlen(self._dimids[self._unlim])
+        s[self._unlim] = self._dimlen(self._dimids[self._unlim])
         return tuple(s)
+
+    def _dimlen(self, dimid):
+        # By the variable's own ncid, as PnetCDF-Python does: a Variable
+        # kept from a closed File still works on the file that reuses the
+        # id.
+        n = ffi.new("MPI_Offset *")
+        check(lib.ncmpi_inq_dimlen(self._ncid, dimid, n))
+        return n[0]
 
     @property
     def size(self):
@@ -125,6 +153,93 @@ class Variable(AttributeMixin):
         if not self._dimids:
             raise TypeError("len() of a scalar variable")
         return self.shape[0]
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self[...]
+        return arr if dtype is None else arr.astype(dtype)
+
+    # ---------------------------------------------------- fill and offsets
+    def def_fill(self, no_fill, fill_value=None):
+        """Define mode: no_fill=1 turns filling off for this variable;
+        no_fill=0 turns it on, with `fill_value` (default: the type's)."""
+        if fill_value is None:
+            check(lib.ncmpi_def_var_fill(self._ncid, self._varid,
+                                         int(no_fill), ffi.NULL))
+            return
+        fv = np.asarray(fill_value)
+        if self._nctype == NC_CHAR and fv.dtype.kind in "SU":
+            fv = np.frombuffer(fv.astype("S1").tobytes()[:1] or b"\0", "S1")
+        fv = fv.astype(self.dtype).reshape(1)
+        check(lib.ncmpi_def_var_fill(self._ncid, self._varid, int(no_fill),
+                                     ffi.from_buffer(fv)))
+
+    def inq_fill(self):
+        """(no_fill, fill_value): 1 when filling is off, and the value
+        unwritten elements read as."""
+        no_fill = ffi.new("int *")
+        fv = np.empty(1, dtype=self.dtype)
+        check(lib.ncmpi_inq_var_fill(self._ncid, self._varid, no_fill,
+                                     ffi.from_buffer(fv)))
+        return no_fill[0], fv[0]
+
+    def fill_rec(self, rec_no):
+        """Collective: write the fill value into record `rec_no` (0-based)
+        of this record variable."""
+        check(lib.ncmpi_fill_var_rec(self._ncid, self._varid, int(rec_no)))
+
+    def inq_offset(self):
+        """The file offset where the variable's data begins."""
+        off = ffi.new("MPI_Offset *")
+        check(lib.ncmpi_inq_varoffset(self._ncid, self._varid, off))
+        return off[0]
+
+    # ------------------------------------------- conversions of slicing
+    @property
+    def chartostring(self):
+        """Whether slicing converts a char variable with an _Encoding
+        attribute to and from strings (see set_auto_chartostring)."""
+        return self._chartostring
+
+    @chartostring.setter
+    def chartostring(self, value):
+        self._chartostring = bool(value)
+
+    def set_auto_chartostring(self, value):
+        """On (the default): reading a char variable that has an _Encoding
+        attribute through slicing, with its whole last dimension, gives
+        strings of that length (one axis fewer); strings written are
+        encoded with it."""
+        self._chartostring = bool(value)
+
+    def set_auto_mask(self, value):
+        """On: slicing reads return a numpy masked array, masked where the
+        value equals _FillValue (or the type's default fill value)."""
+        self._mask = bool(value)
+
+    def _fill_value(self):
+        """The value unwritten elements hold: _FillValue or the default."""
+        try:
+            return self.get_att("_FillValue")
+        except NCError as e:
+            if e.code != NC_ENOTATT:
+                raise
+        return DEFAULT_FILL[self._nctype]
+
+    def _masked(self, arr):
+        fv = np.asarray(self._fill_value(), dtype=arr.dtype)
+        hit = np.isnan(arr) if arr.dtype.kind == "f" and np.isnan(fv) \
+            else arr == fv
+        return np.ma.MaskedArray(arr, mask=hit, fill_value=fv)
+
+    def _encoding(self):
+        """The _Encoding to convert strings with, or None when off."""
+        if self._nctype != NC_CHAR or not self._chartostring:
+            return None
+        try:
+            enc = self.get_att("_Encoding")
+        except NCError:
+            return None
+        return enc if isinstance(enc, str) else None
 
     # ------------------------------------------------------ buffer checks
     def _put_array(self, data):
@@ -244,8 +359,12 @@ class Variable(AttributeMixin):
             args = [_offsets(start), _offsets(count)]
         return form, count, imap, args
 
-    def _put(self, data, start, count, stride, imap, coll, kind=""):
+    def _put(self, data, start, count, stride, imap, coll, kind="",
+             flex=None):
         def body():
+            if flex:
+                return self._flexible("put", data, start, count, stride,
+                                      imap, coll, kind, flex)
             arr, suffix = self._put_array(data)
             c = self._default_count(start, count, arr)
             form, c, im, args = self._region_args(start, c, stride, imap,
@@ -256,8 +375,12 @@ class Variable(AttributeMixin):
             return self._call(name, args, arr, suffix, kind, False)
         return self._collective(coll, "put", body)
 
-    def _get(self, data, start, count, stride, imap, coll, kind=""):
+    def _get(self, data, start, count, stride, imap, coll, kind="",
+             flex=None):
         def body():
+            if flex:
+                return self._flexible("get", data, start, count, stride,
+                                      imap, coll, kind, flex)
             c = self._default_count(start, count, None)
             form, c, im, args = self._region_args(start, c, stride, imap,
                                                   False)
@@ -268,6 +391,17 @@ class Variable(AttributeMixin):
             req = self._call(name, args, arr, suffix, kind, True)
             return arr if not kind else req
         return self._collective(coll, "get", body)
+
+    def _flexible(self, direction, data, start, count, stride, imap, coll,
+                  kind, flex):
+        c = self._default_count(start, count, None)
+        form, c, im, args = self._region_args(start, c, stride, imap,
+                                              direction == "put")
+        name = "ncmpi_%s%s_%s%s" % (kind, direction, form,
+                                    "_all" if coll else "")
+        req = self._call_flexible(name, args, data, flex[0], flex[1], kind,
+                                  direction == "get")
+        return req if kind else (data if direction == "get" else None)
 
     def _call(self, name, args, arr, suffix, kind, writable):
         buf = ffi.from_buffer(_BUFTYPE[suffix], arr,
@@ -280,166 +414,268 @@ class Variable(AttributeMixin):
         _raise_c(fn(self._ncid, self._varid, *args, buf, req))
         if kind == "i":
             # The library reads (or fills) the buffer at wait time.
-            self._file._pending[req[0]] = arr
+            self._file._pending[req[0]] = (arr, not writable)
         return req[0]
 
-    def _varn(self, data, starts, counts, coll, direction, kind=""):
+    def _call_flexible(self, name, args, data, bufcount, buftype, kind,
+                       writable):
+        """A call of the flexible API: the buffer's layout and element type
+        are `buftype` (an mpi4py Datatype), `bufcount` of them."""
+        from mpi4py import MPI
+        if not isinstance(buftype, MPI.Datatype):
+            raise NCTypeError(NC_EINVAL, "buftype must be an mpi4py "
+                              "MPI.Datatype")
+        if not isinstance(data, np.ndarray) or not data.flags.c_contiguous:
+            raise NCValueError(NC_EINVAL, "a buffer with buftype must be "
+                               "a C-contiguous numpy array")
+        buf = ffi.from_buffer(data, require_writable=writable)
+        count = -1 if bufcount is None else int(bufcount)
+        tail = [buf, count, MPI._handleof(buftype)]
+        fn = _func(name)
+        if not kind:
+            _raise_c(fn(self._ncid, self._varid, *args, *tail))
+            return None
+        req = ffi.new("int *")
+        _raise_c(fn(self._ncid, self._varid, *args, *tail, req))
+        if kind == "i":
+            self._file._pending[req[0]] = (data, not writable)
+        return req[0]
+
+    def _varn(self, data, num, starts, counts, coll, direction, kind="",
+              flex=None):
         def body():
-            ss = [tuple(int(x) for x in s) for s in starts]
-            cs = [tuple(int(x) for x in c) for c in counts] \
-                if counts is not None else [(1,) * self.ndim] * len(ss)
-            if len(cs) != len(ss):
-                raise NCValueError(NC_EINVAL, "starts and counts differ "
-                                   "in length")
+            n = len(starts) if num is None else int(num)
+            if n > len(starts) or (counts is not None and n > len(counts)):
+                raise NCValueError(NC_EINVAL, "num = %d, but %d starts and "
+                                   "%s counts" % (n, len(starts), "no" if
+                                                  counts is None else
+                                                  len(counts)))
+            ss = [tuple(int(x) for x in starts[i]) for i in range(n)]
+            cs = [tuple(int(x) for x in counts[i]) for i in range(n)] \
+                if counts is not None else [(1,) * self.ndim] * n
             for s, c in zip(ss, cs):
                 check_region(s, c, None, None, self.shape, self._unlim,
                              direction == "put")
+            keep = [_offsets(s) for s in ss] + [_offsets(c) for c in cs]
+            sp = ffi.new("MPI_Offset *[]", keep[:n] or [ffi.NULL])
+            cp = ffi.new("MPI_Offset *[]", keep[n:] or [ffi.NULL])
+            if flex:
+                name = "ncmpi_%s%s_varn%s" % (kind, direction,
+                                              "_all" if coll else "")
+                req = self._call_flexible(name, [n, sp, cp], data, flex[0],
+                                          flex[1], kind, direction == "get")
+                return req if kind else (data if direction == "get"
+                                         else None)
             total = sum(math.prod(c) for c in cs)
             if direction == "put":
                 arr, suffix = self._put_array(data)
             else:
-                arr, suffix = self._get_array(
-                    data if data is not None else None, (total,), None)
+                arr, suffix = self._get_array(data, (total,), None)
             if arr.size != total:
                 raise NCValueError(NC_EINVAL, "buffer has %d elements, the "
                                    "requests %d" % (arr.size, total))
-            keep = [_offsets(s) for s in ss] + [_offsets(c) for c in cs]
-            sp = ffi.new("MPI_Offset *[]", keep[:len(ss)] or [ffi.NULL])
-            cp = ffi.new("MPI_Offset *[]", keep[len(ss):] or [ffi.NULL])
             name = "ncmpi_%s%s_varn_%s%s" % (kind, direction, suffix,
                                              "_all" if coll else "")
-            req = self._call(name, [len(ss), sp, cp], arr, suffix, kind,
+            req = self._call(name, [n, sp, cp], arr, suffix, kind,
                              direction == "get")
             return req if kind else (arr if direction == "get" else None)
         return self._collective(coll, direction, body)
 
     # ------------------------------------------------ PnetCDF-Python API
     def _access(self, direction, coll, kind, data, start, count, stride,
-                num, imap, bufcount, buftype):
-        """The PnetCDF-Python argument set: num turns start and count
-        into lists of subarrays (varn); bufcount/buftype (MPI derived
-        buffer types) are not supported, a numpy array carries its type."""
-        if buftype is not None or bufcount not in (None, -1):
-            def refuse():
-                raise NCValueError(NC_EINVAL, "bufcount/buftype are not "
-                                   "supported: pass a numpy array of the "
-                                   "element type wanted")
-            return self._collective(coll, direction, refuse)
-        if num is not None:
-            starts = list(start or ())[:num]
-            counts = None if count is None else list(count)[:num]
-            return self._varn(data, starts, counts, coll, direction, kind)
+                imap, bufcount, buftype):
+        """PnetCDF-Python's argument set: no start, the whole variable;
+        start alone, one element; with count (stride, imap), a subarray.
+        buftype (an MPI datatype, bufcount of them) describes the buffer's
+        layout and element type; without it the numpy array's dtype does."""
+        flex = None if buftype is None else (bufcount, buftype)
         if direction == "put":
-            return self._put(data, start, count, stride, imap, coll, kind)
-        return self._get(data, start, count, stride, imap, coll, kind)
+            return self._put(data, start, count, stride, imap, coll, kind,
+                             flex)
+        return self._get(data, start, count, stride, imap, coll, kind, flex)
 
     def put_var_all(self, data, start=None, count=None, stride=None,
-                    num=None, imap=None, bufcount=None, buftype=None):
+                    imap=None, bufcount=None, buftype=None):
         """Collective write. No start: the whole variable; start alone:
-        one element; with count (stride, imap): that subarray; with num:
-        num subarrays, start and count then being lists of them."""
-        self._access("put", True, "", data, start, count, stride, num, imap,
+        one element; with count (stride, imap): that subarray."""
+        self._access("put", True, "", data, start, count, stride, imap,
                      bufcount, buftype)
 
-    def put_var(self, data, start=None, count=None, stride=None, num=None,
-                imap=None, bufcount=None, buftype=None):
+    def put_var(self, data, start=None, count=None, stride=None, imap=None,
+                bufcount=None, buftype=None):
         """Independent write (between File.begin_indep and end_indep)."""
-        self._access("put", False, "", data, start, count, stride, num,
-                     imap, bufcount, buftype)
+        self._access("put", False, "", data, start, count, stride, imap,
+                     bufcount, buftype)
 
     def get_var_all(self, data=None, start=None, count=None, stride=None,
-                    num=None, imap=None, bufcount=None, buftype=None):
+                    imap=None, bufcount=None, buftype=None):
         """Collective read into `data` (or a new array), returned."""
         return self._access("get", True, "", data, start, count, stride,
-                            num, imap, bufcount, buftype)
+                            imap, bufcount, buftype)
 
     def get_var(self, data=None, start=None, count=None, stride=None,
-                num=None, imap=None, bufcount=None, buftype=None):
+                imap=None, bufcount=None, buftype=None):
         """Independent read into `data` (or a new array), returned."""
         return self._access("get", False, "", data, start, count, stride,
-                            num, imap, bufcount, buftype)
+                            imap, bufcount, buftype)
 
-    def iput_var(self, data, start=None, count=None, stride=None, num=None,
-                 imap=None, bufcount=None, buftype=None):
+    def iput_var(self, data, start=None, count=None, stride=None, imap=None,
+                 bufcount=None, buftype=None):
         """Post a nonblocking write; returns the request id.  The library
         reads `data` at File.wait_all: do not change it before."""
         return self._access("put", False, "i", data, start, count, stride,
-                            num, imap, bufcount, buftype)
+                            imap, bufcount, buftype)
 
-    def iget_var(self, data, start=None, count=None, stride=None, num=None,
-                 imap=None, bufcount=None, buftype=None):
+    def iget_var(self, data, start=None, count=None, stride=None, imap=None,
+                 bufcount=None, buftype=None):
         """Post a nonblocking read into `data`; returns the request id.
         `data` holds the values after File.wait_all."""
         if data is None:
             raise NCValueError(NC_EINVAL, "iget_var needs a buffer")
         return self._access("get", False, "i", data, start, count, stride,
-                            num, imap, bufcount, buftype)
+                            imap, bufcount, buftype)
 
-    def bput_var(self, data, start=None, count=None, stride=None, num=None,
-                 imap=None, bufcount=None, buftype=None):
+    def bput_var(self, data, start=None, count=None, stride=None, imap=None,
+                 bufcount=None, buftype=None):
         """Post a buffered nonblocking write (File.attach_buff first): the
         values are copied now, `data` is free again at once."""
         return self._access("put", False, "b", data, start, count, stride,
-                            num, imap, bufcount, buftype)
+                            imap, bufcount, buftype)
 
-    def put_varn_all(self, data, starts, counts=None):
-        """Collective write of several subarrays, filled in order from the
-        flat `data`."""
-        self._varn(data, starts, counts, True, "put")
+    def put_varn_all(self, data, num=None, starts=(), counts=None,
+                     bufcount=None, buftype=None):
+        """Collective write of the first `num` subarrays (default: all) of
+        `starts`/`counts` (count 1 each without counts), filled in order
+        from the flat `data`."""
+        self._varn(data, num, starts, counts, True, "put", "",
+                   _flex(bufcount, buftype))
 
-    def put_varn(self, data, starts, counts=None):
-        self._varn(data, starts, counts, False, "put")
+    def put_varn(self, data, num=None, starts=(), counts=None,
+                 bufcount=None, buftype=None):
+        self._varn(data, num, starts, counts, False, "put", "",
+                   _flex(bufcount, buftype))
 
-    def get_varn_all(self, data=None, starts=(), counts=None):
+    def get_varn_all(self, data=None, num=None, starts=(), counts=None,
+                     bufcount=None, buftype=None):
         """Collective read of several subarrays into one flat array."""
-        return self._varn(data, starts, counts, True, "get")
+        return self._varn(data, num, starts, counts, True, "get", "",
+                          _flex(bufcount, buftype))
 
-    def get_varn(self, data=None, starts=(), counts=None):
-        return self._varn(data, starts, counts, False, "get")
+    def get_varn(self, data=None, num=None, starts=(), counts=None,
+                 bufcount=None, buftype=None):
+        return self._varn(data, num, starts, counts, False, "get", "",
+                          _flex(bufcount, buftype))
 
-    def iput_varn(self, data, starts, counts=None):
-        return self._varn(data, starts, counts, False, "put", "i")
+    def iput_varn(self, data, num=None, starts=(), counts=None,
+                  bufcount=None, buftype=None):
+        return self._varn(data, num, starts, counts, False, "put", "i",
+                          _flex(bufcount, buftype))
 
-    def iget_varn(self, data, starts, counts=None):
+    def iget_varn(self, data, num=None, starts=(), counts=None,
+                  bufcount=None, buftype=None):
         if data is None:
             raise NCValueError(NC_EINVAL, "iget_varn needs a buffer")
-        return self._varn(data, starts, counts, False, "get", "i")
+        return self._varn(data, num, starts, counts, False, "get", "i",
+                          _flex(bufcount, buftype))
 
-    def bput_varn(self, data, starts, counts=None):
-        return self._varn(data, starts, counts, False, "put", "b")
+    def bput_varn(self, data, num=None, starts=(), counts=None,
+                  bufcount=None, buftype=None):
+        return self._varn(data, num, starts, counts, False, "put", "b",
+                          _flex(bufcount, buftype))
 
     # -------------------------------------------------------- slicing
     def __getitem__(self, key):
         coll = not self._file._indep
-
-        def body():
-            start, count, stride, squeeze = from_key(key, self.shape,
-                                                     self._unlim)
-            return start, count, stride, squeeze
-        start, count, stride, squeeze = self._collective(coll, "get", body)
+        start, count, stride, squeeze, flip = self._collective(
+            coll, "get", lambda: from_key(key, self.shape, self._unlim))
         arr = self._get(None, start, count, stride, None, coll)
+        if flip:
+            arr = arr[tuple(slice(None, None, -1) if d in flip else
+                            slice(None) for d in range(arr.ndim))]
         if squeeze:
             arr = arr.reshape([c for d, c in enumerate(count)
                                if d not in squeeze])
+        enc = self._encoding()
+        if enc and arr.ndim and count[-1] == self.shape[-1] and \
+                self.ndim - 1 not in squeeze:
+            return chartostring(arr, encoding=enc)
+        if self._mask and self._nctype != NC_CHAR:
+            return self._masked(arr)
         return arr
 
     def __setitem__(self, key, value):
         coll = not self._file._indep
 
         def body():
-            arr, _ = self._put_array(value)
-            start, count, stride, squeeze = from_key(
+            arr = self._slice_value(value)
+            start, count, stride, squeeze, flip = from_key(
                 key, self.shape, self._unlim, value_shape=arr.shape)
             target = [c for d, c in enumerate(count) if d not in squeeze]
-            try:
-                arr = _contig(np.broadcast_to(arr, target))
-            except ValueError:
-                raise NCValueError(NC_EINVAL, "value of shape %s does not "
-                                   "fit the selection %s"
-                                   % (arr.shape, tuple(target))) from None
+            arr = _fit(arr, target)
+            if flip:
+                kept = [d for d in range(len(count)) if d not in squeeze]
+                arr = _contig(arr[tuple(slice(None, None, -1) if d in flip
+                                        else slice(None) for d in kept)])
             return arr, start, count, stride
         arr, start, count, stride = self._collective(coll, "put", body)
         self._put(arr, start, count, stride, None, coll)
+
+    def _slice_value(self, value):
+        """The value of an assignment as an array of the variable's
+        elements: masked entries become the fill value, strings written
+        to a char variable become rows of its last dimension's length."""
+        if isinstance(value, np.ma.MaskedArray):
+            value = value.filled(np.asarray(self._fill_value()).astype(
+                value.dtype))
+        if self._nctype == NC_CHAR:
+            return self._chars(value)
+        return self._put_array(value)[0]
+
+    def _chars(self, value):
+        """A value written to a char variable as S1 chars.  Strings (str,
+        bytes, or 'S'/'U' arrays of more than one char per element) fill
+        rows of the last dimension, padded with NUL bytes; in a 1-d
+        variable a string is its chars as they are."""
+        enc = self._encoding() or "utf-8"
+        if isinstance(value, str):
+            value = value.encode(enc)
+        if isinstance(value, (bytes, bytearray)):
+            value = np.array(bytes(value), dtype="S%d" % max(len(value), 1))
+            if self.ndim <= 1:
+                value = stringtochar(value, encoding="bytes")
+        arr = np.asarray(value)
+        if arr.dtype.kind == "U" and arr.dtype.itemsize == 4:
+            arr = arr.astype("S1")
+        if arr.dtype.kind in "SU" and arr.dtype.itemsize > 1:
+            arr = stringtochar(arr, encoding=enc)
+            pad = (self.shape[-1] if self.ndim else 1) - arr.shape[-1]
+            if pad < 0:
+                raise NCValueError(NC_EINVAL, "a string of %d bytes does "
+                                   "not fit %d chars"
+                                   % (arr.shape[-1], arr.shape[-1] + pad))
+            arr = np.concatenate([arr, np.zeros(arr.shape[:-1] + (pad,),
+                                                "S1")], axis=-1)
+        return self._put_array(arr)[0]
+
+
+def _flex(bufcount, buftype):
+    return None if buftype is None else (bufcount, buftype)
+
+
+def _fit(arr, target):
+    """arr shaped to the selection: as it is, reshaped when it has the
+    same number of elements (a flat buffer into an N-d selection), or
+    broadcast (a scalar or a row)."""
+    if list(arr.shape) == list(target):
+        return arr
+    if arr.size == math.prod(target):
+        return arr.reshape(target)
+    try:
+        return _contig(np.broadcast_to(arr, target))
+    except ValueError:
+        raise NCValueError(NC_EINVAL, "value of shape %s does not fit the "
+                           "selection %s" % (arr.shape, tuple(target))) \
+            from None
 
 
 def _raise_c(rc):

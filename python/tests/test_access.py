@@ -114,7 +114,8 @@ def test_slicing_shapes(grid):
 def test_metadata(grid):
     f, v, w, full = grid
     assert v.name == "v" and v.dimensions == ("y", "x")
-    assert w.dimensions == ("t", "y", "x") and w.datatype == ncpario.NC_INT
+    assert w.dimensions == ("t", "y", "x") and w.xtype == ncpario.NC_INT
+    assert w.datatype == np.dtype("i4") == w.dtype
     assert list(f.variables) == ["v", "w"]
     assert list(f.dimensions) == ["t", "y", "x"]
     assert f.dimensions["x"].size == 5
@@ -136,19 +137,23 @@ def test_zero_copy_and_no_modification(grid):
 
 
 def test_pnetcdf_python_forms(grid):
-    """PnetCDF-Python's spellings: num with lists of starts and counts
-    (varn), positional start/count, and no flexible buffer types."""
+    """PnetCDF-Python's positional orders: (data, start, count, stride,
+    imap) and (data, num, starts, counts) for varn, num taking the first
+    num subarrays."""
     f, v, w, full = grid
     r = COMM.rank
-    v.put_var_all(np.array([-5.0, -6.0, -7.0]), [(2 * r, 0), (2 * r, 3)],
-                  [(1, 1), (1, 2)], None, 2)
+    starts = [(2 * r, 0), (2 * r, 3), (2 * r + 1, 0)]
+    counts = [(1, 1), (1, 2), (1, 5)]
+    v.put_varn_all(np.array([-5.0, -6.0, -7.0]), 2, starts, counts)
     assert v[2 * r, 0] == -5 and v[2 * r, 3:].tolist() == [-6, -7]
-    got = v.get_var_all(None, [(2 * r, 0), (2 * r, 3)], [(1, 1), (1, 2)],
-                        num=2)
+    assert v[2 * r + 1].tolist() == full[2 * r + 1].tolist()
+    got = v.get_varn_all(None, 2, starts, counts)
     assert got.tolist() == [-5, -6, -7]
-    with pytest.raises(ncpario.NCValueError):
-        v.put_var_all(np.zeros(5), start=(0, 0), count=(1, 5),
-                      bufcount=5, buftype=object())
+    # imap is the fifth argument: a transposed 2x2 corner.
+    out = np.zeros((2, 2))
+    v.get_var_all(out, (2 * r, 0), (2, 2), (1, 1), (1, 2))
+    assert out.tolist() == [[-5.0, full[2 * r + 1, 0]], [full[2 * r, 1],
+                                                        full[2 * r + 1, 1]]]
 
 
 def test_fill_value(shared_dir):

@@ -55,15 +55,20 @@ def test_hints_dict(shared_dir):
         v = f.def_var("v", "i4", ("x",))
         f.enddef()
         v[:] = [1, 2, 3]
-        info = f.inq_info()
-        assert info["nc_header_align_size"] == "1024"
-        assert info["nc_var_align_size"] == "512"
+        hints = f.hints()
+        assert hints["nc_header_align_size"] == "1024"
+        assert hints["nc_var_align_size"] == "512"
+        info = f.inq_info()                 # an MPI.Info, as PnetCDF-Python
+        assert isinstance(info, MPI.Info)
+        assert info.Get("nc_var_align_size") == "512"
+        assert set(info.keys()) == set(hints)
+        info.Free()
     assert os.path.getsize(path) >= 1024
     mi = MPI.Info.Create()
     mi.Set("nc_header_align_size", "2048")
     with ncpario.File(path, "w", info=mi) as f:
         f.enddef()
-        assert f.inq_info()["nc_header_align_size"] == "2048"
+        assert f.hints()["nc_header_align_size"] == "2048"
     mi.Free()
 
 

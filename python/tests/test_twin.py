@@ -115,7 +115,7 @@ def test_read_back_every_form(twin_file):
         assert f.file_format == "64BIT_DATA"
         for k, (nc, dt, name) in enumerate(TYPES):
             fv, rv = f.variables["f_" + name], f.variables["r_" + name]
-            assert fv.dtype == dt and rv.datatype == nc
+            assert fv.dtype == dt and rv.xtype == nc and rv.datatype == dt
             assert rv.shape == (NREC, Y, X)
             want_f, want_r = expected(k, dt), expected(k, dt, rec=True)
             np.testing.assert_array_equal(fv.get_var_all(), want_f)

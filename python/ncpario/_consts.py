@@ -1,0 +1,25 @@
+"""pnetcdf.h's mode, format and request constants (the type codes and
+fill values are in _types)."""
+
+NC_NOWRITE, NC_WRITE, NC_CLOBBER, NC_NOCLOBBER = 0x0000, 0x0001, 0, 0x0004
+NC_64BIT_OFFSET, NC_64BIT_DATA = 0x0200, 0x0020
+NC_CLASSIC_MODEL, NC_NETCDF4, NC_BP = 0x0100, 0x1000, 0x10000
+NC_FILL, NC_NOFILL = 0, 0x100
+NC_GLOBAL = -1
+NC_UNLIMITED = 0
+
+NC_FORMAT_CLASSIC = 1
+NC_FORMAT_CDF2 = NC_FORMAT_64BIT_OFFSET = NC_FORMAT_64BIT = 2
+NC_FORMAT_NETCDF4, NC_FORMAT_NETCDF4_CLASSIC = 3, 4
+NC_FORMAT_CDF5 = NC_FORMAT_64BIT_DATA = 5
+NC_FORMAT_BP = 6
+
+NC_REQ_ALL, NC_GET_REQ_ALL, NC_PUT_REQ_ALL = -1, -2, -3
+NC_REQ_NULL = -1
+# The three "every pending request" selectors of wait and cancel.
+REQ_SELECTORS = (NC_REQ_ALL, NC_GET_REQ_ALL, NC_PUT_REQ_ALL)
+
+# File.file_format's names of the formats, as PnetCDF-Python gives them.
+FORMAT_NAMES = {NC_FORMAT_CLASSIC: "CLASSIC", NC_FORMAT_64BIT_OFFSET:
+                "64BIT_OFFSET", NC_FORMAT_64BIT_DATA: "64BIT_DATA",
+                NC_FORMAT_NETCDF4: "NETCDF4", NC_FORMAT_BP: "BP"}
