@@ -10,6 +10,10 @@ rewritten to `import ncpario.pnetcdf as pnetcdf` (and `from pnetcdf import`
 to `from ncpario.pnetcdf import`), then run under mpirun at each rank count
 with the arguments the release's own run scripts give it.
 
+Afterwards every netCDF file the programs left is read back whole with
+netCDF4-python and with xarray (engine netcdf4); a file either fails to
+read counts as a failed run.
+
 A program passes when it exits 0 and prints no unittest failure report:
 the release's tests print their report and still exit 0 when a case fails,
 so the exit status alone would pass them.
@@ -56,8 +60,8 @@ def port(src, d, name, work):
     text = open(os.path.join(src, d, name)).read()
     text = re.sub(r"^(\s*)import pnetcdf\s*$",
                   r"\1import ncpario.pnetcdf as pnetcdf", text, flags=re.M)
-    text = re.sub(r"^(\s*)from pnetcdf import", r"\1from ncpario.pnetcdf import",
-                  text, flags=re.M)
+    text = re.sub(r"^(\s*)from pnetcdf import",
+                  r"\1from ncpario.pnetcdf import", text, flags=re.M)
     with open(os.path.join(dst, name), "w") as f:
         f.write(text)
     utils = os.path.join(src, d, "utils.py")
@@ -91,6 +95,29 @@ def run_one(args, d, name, np_, cwd, outdir, logdir):
         f.write(" ".join(cmd) + "\n" + out)
     ok = rc == 0 and not FAILURE.search(out)
     return ok, rc, out
+
+
+def read_back(files):
+    """(file name, error or "") for every .nc file under `files`, each read
+    whole by netCDF4-python and by xarray."""
+    import netCDF4
+    import xarray
+    out = []
+    for name in sorted(os.listdir(files)):
+        if not name.endswith(".nc"):
+            continue
+        path = os.path.join(files, name)
+        try:
+            with netCDF4.Dataset(path) as ds:
+                for v in ds.variables.values():
+                    v[...]
+            with xarray.open_dataset(path, engine="netcdf4",
+                                     decode_times=False) as ds:
+                ds.load()
+            out.append((name, ""))
+        except Exception as e:          # any reader failure is a finding
+            out.append((name, "%s: %s" % (type(e).__name__, e)))
+    return out
 
 
 def first_error(out):
@@ -127,9 +154,14 @@ def main():
             rows.append((d, name, np_, ok, why))
             print("%-34s np%d %s %s" % (name, np_, "PASS" if ok else "FAIL",
                                          why), flush=True)
+        for name, err in read_back(files):
+            rows.append(("read-back", name, np_, not err, err))
+            print("read back %-24s np%d %s %s" % (
+                name, np_, "FAIL" if err else "PASS", err), flush=True)
     passed = sum(r[3] for r in rows)
     with open(os.path.join(outdir, "summary.md"), "w") as f:
-        f.write("| program | ranks | result | first error |\n|---|---|---|---|\n")
+        f.write("| program | ranks | result | first error |\n"
+                "|---|---|---|---|\n")
         for d, name, np_, ok, why in rows:
             f.write("| %s/%s | %d | %s | %s |\n" % (
                 d, name, np_, "pass" if ok else "FAIL",

@@ -7,7 +7,7 @@ from mpi4py import MPI
 
 from ._attrs import AttributeMixin
 from ._consts import FORMAT_NAMES, NC_64BIT_DATA, NC_64BIT_OFFSET, \
-    NC_GLOBAL, NC_NOCLOBBER, NC_NOWRITE, NC_REQ_ALL, NC_REQ_NULL, \
+    NC_GLOBAL, NC_NOCLOBBER, NC_NOWRITE, NC_PUT_REQ_ALL, NC_REQ_ALL, \
     NC_UNLIMITED, NC_WRITE, REQ_SELECTORS
 from ._errors import NCError, NCOSError, NCValueError, NC_EINVAL, check
 from ._lib import ffi, lib
@@ -393,9 +393,9 @@ class File(AttributeMixin):
             num, requests = len(num), num
         if num is None:
             num = NC_REQ_ALL if requests is None else len(requests)
-        if int(num) in REQ_SELECTORS and (requests is None or num < 0):
+        if int(num) in REQ_SELECTORS:
             rc = fn(self._ncid, int(num), ffi.NULL, ffi.NULL)
-            self._forget(None, num)
+            self._forget_all(int(num))
             if rc != 0:
                 raise NCError(rc)
             return []
@@ -405,7 +405,8 @@ class File(AttributeMixin):
         st = ffi.new("int[]", max(n, 1))
         rc = fn(self._ncid, n, creq, st)
         statuses = [st[i] for i in range(n)]
-        self._forget(reqs, None)
+        for r in reqs:
+            self._pending.pop(r, None)
         for i in range(n):
             _set_item(requests, i, creq[i])
             if status is not None:
@@ -416,13 +417,12 @@ class File(AttributeMixin):
             raise e
         return statuses
 
-    def _forget(self, reqs, selector):
-        """Drop the buffers kept alive for requests now completed."""
-        if reqs is None and selector == NC_REQ_ALL:
-            self._pending.clear()
-        for r in reqs or [r for r, (_, put) in self._pending.items()
-                          if put == (selector == -3)]:
-            self._pending.pop(r, None)
+    def _forget_all(self, selector):
+        """Drop the buffers kept for the requests a selector completed."""
+        for r, (_, is_put) in list(self._pending.items()):
+            if selector == NC_REQ_ALL or \
+                    is_put == (selector == NC_PUT_REQ_ALL):
+                del self._pending[r]
 
     def inq_nreqs(self):
         """How many nonblocking requests of this rank are pending."""

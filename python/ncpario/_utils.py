@@ -2,7 +2,7 @@
 names, the default format, memory counters, and char <-> string arrays."""
 import numpy as np
 
-from ._errors import check, strerror  # noqa: F401  (re-exported)
+from ._errors import check
 from ._lib import ffi, lib
 
 _BYTES = ("none", "None", "bytes", None)
