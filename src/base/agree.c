@@ -5,14 +5,21 @@
 #include "ncp_agree.h"
 
 #include "pnetcdf.h"
+#include "../util/ncp_errors.h"
 
-/* A minimum above this rank's own code means another rank was in a
- * different collective call (a program error MPI cannot catch when the
- * shapes happen to match); that is reported as an NC_* code rather than
- * passed on as whatever the other call reduced. */
+/* A minimum above this rank's own code, or one no code has, means another
+ * rank was in a different collective call (a program error MPI cannot
+ * catch when the shapes happen to match); that is reported as an NC_*
+ * code rather than passed on as whatever the other call reduced. */
+int ncp_agree_verdict(int mine, int all)
+{
+    if (all > mine || !ncp_error_known(all)) return NC_EMULTIDEFINE_FNC_ARGS;
+    return all;
+}
+
 int ncp_agree(MPI_Comm comm, int err)
 {
     int all = err;
     MPI_Allreduce(&err, &all, 1, MPI_INT, MPI_MIN, comm);
-    return all > err ? NC_EMULTIDEFINE_FNC_ARGS : all;
+    return all == err ? err : ncp_agree_verdict(err, all);
 }

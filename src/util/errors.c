@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "ncpario.h"
+#include "ncp_errors.h"
 
 #define NCP_ERRORS(X)                                                        \
     X(NC_NOERR,                                                              \
@@ -546,6 +547,13 @@ static int ncp_error_lookup(int err, const char **name, const char **pnc_msg,
         break;
     }
     return found;
+}
+
+int ncp_error_known(int err)
+{
+    const char *name, *pnc_msg, *msg;
+
+    return err == NC_NOERR || ncp_error_lookup(err, &name, &pnc_msg, &msg);
 }
 
 /* PnetCDF's text for a code it does not know: the code right-aligned in
