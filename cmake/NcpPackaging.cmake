@@ -6,7 +6,8 @@
 # the man pages of installed programs.
 #
 # The PnetCDF drop-in (install component pnetcdf_compat): bin/pnetcdf-config,
-# pnetcdf.pc, lib/libpnetcdf.so and .a resolving to ncpario, and pnetcdf.h
+# pnetcdf.pc, lib/libpnetcdf.so and .a resolving to ncpario,
+# lib/libpnetcdf.so.0d and .so.4 for binaries built on PnetCDF, and pnetcdf.h
 # (.inc, .mod) at the top of include/, so that builds written for PnetCDF
 # find ncpario unchanged. It is part of the default install only with
 # NCPARIO_PNETCDF_COMPAT=ON; otherwise `cmake --install <build> --component
@@ -31,27 +32,6 @@ endif()
 set(_pcdir "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 set(_cmakedir "${CMAKE_INSTALL_LIBDIR}/cmake/ncpario")
 set(_compat_dir "${CMAKE_CURRENT_BINARY_DIR}/pnetcdf_compat")
-
-# ncp_rel_path(<out> <from: install dir> <to: install dir>): the path from
-# one install directory to another. Both are taken under the configured
-# prefix; with the usual relative GNUInstallDirs values the result does not
-# depend on the prefix, which is what makes the files relocatable.
-function(ncp_rel_path out from to)
-  foreach(_v from to)
-    if(IS_ABSOLUTE "${${_v}}")
-      set(_${_v} "${${_v}}")
-    else()
-      set(_${_v} "${CMAKE_INSTALL_PREFIX}/${${_v}}")
-    endif()
-  endforeach()
-  file(RELATIVE_PATH _rel "${_from}" "${_to}")
-  # An ancestor comes back as "../../"; the files add their own "/".
-  string(REGEX REPLACE "/+$" "" _rel "${_rel}")
-  if(_rel STREQUAL "")
-    set(_rel ".")
-  endif()
-  set(${out} "${_rel}" PARENT_SCOPE)
-endfunction()
 
 # ---------------------------------------------------------------- library
 
@@ -172,6 +152,15 @@ else()
   file(CREATE_LINK libncpario.so ${_compat_dir}/libpnetcdf.so SYMBOLIC)
 endif()
 install(FILES ${_compat_dir}/libpnetcdf.so
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        COMPONENT pnetcdf_compat ${_compat_all})
+
+# libpnetcdf.so.0d (dropin/) in <libdir> itself, where it replaces
+# PnetCDF for every binary the dynamic linker points there.
+install(TARGETS ncpario_pnetcdf_dropin
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        COMPONENT pnetcdf_compat ${_compat_all})
+install(FILES ${NCP_DROPIN_BUILD_DIR}/libpnetcdf.so.4
         DESTINATION ${CMAKE_INSTALL_LIBDIR}
         COMPONENT pnetcdf_compat ${_compat_all})
 

@@ -19,6 +19,7 @@ set -euo pipefail
 
 packages=(build-essential gfortran cmake pkg-config openmpi-bin libopenmpi-dev
           libpnetcdf-dev pnetcdf-bin netcdf-bin clang libhdf5-openmpi-dev
+          libnetcdf-pnetcdf-dev
           libutf8proc-dev
           python3 python3-numpy python3-matplotlib
           python3-mpi4py python3-cffi python3-pytest python3-netcdf4

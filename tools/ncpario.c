@@ -1,7 +1,8 @@
 /*
  * ncpario.c -- the ncpario command: one program, one subcommand per task
- * (dump, validate, offsets, diff, hints, recover), each in its own file.  MPI is
- * started here for all of them, so any may run under mpirun.
+ * (dump, validate, offsets, diff, hints, recover, run), each in its own
+ * file.  MPI is started here for all of them but run (which replaces this
+ * process), so any may run under mpirun.
  */
 #include <string.h>
 
@@ -22,6 +23,7 @@ static const command commands[] = {
     {"diff", nt_diff, "compare two files, header and data"},
     {"hints", nt_hints, "print the hints in effect for a file open"},
     {"recover", nt_recover, "repair what a writer stopped midway left"},
+    {"run", nt_run, "run a program built on PnetCDF on ncpario"},
 };
 
 static void usage(FILE *out)
@@ -41,6 +43,8 @@ int main(int argc, char **argv)
     int rc = NT_USAGE;
     size_t i;
 
+    if (argc > 1 && strcmp(argv[1], "run") == 0)
+        return nt_run(argc - 1, argv + 1);   /* no MPI: it execs */
     MPI_Init(&argc, &argv);
     if (argc < 2) {
         if (nt_rank() == 0) usage(stderr);

@@ -35,6 +35,7 @@ int nt_offsets(int argc, char **argv);
 int nt_diff(int argc, char **argv);
 int nt_hints(int argc, char **argv);
 int nt_recover(int argc, char **argv);
+int nt_run(int argc, char **argv);
 
 int nt_rank(void);
 /* "ncpario <cmd>: message" on stderr, from rank 0 only. */

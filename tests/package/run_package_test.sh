@@ -35,8 +35,13 @@ for f in include/pnetcdf.h bin/pnetcdf-config; do
             { echo "FAIL: $f installed without NCPARIO_PNETCDF_COMPAT"; exit 1; }
     fi
 done
+# The run-time drop-in (`ncpario run`) is always there, in a directory of
+# its own that no linker searches.
+find "$prefix" -path '*/ncpario/pnetcdf/libpnetcdf.so.0d' | grep -q . ||
+    { echo "FAIL: lib/ncpario/pnetcdf/libpnetcdf.so.0d not installed"; exit 1; }
 if [ "${NCP_COMPAT_INSTALL:-OFF}" != ON ] &&
-   find "$prefix" -name 'libpnetcdf*' -o -name 'pnetcdf.pc' | grep -q .; then
+   find "$prefix" \( -name 'libpnetcdf*' -o -name 'pnetcdf.pc' \) \
+        -not -path '*/ncpario/pnetcdf/*' | grep -q .; then
     echo "FAIL: PnetCDF's library names installed without the drop-in"
     exit 1
 fi

@@ -426,10 +426,39 @@ def test_recover(c):
     check(rc == 3, "recover: missing file exits 3")
 
 
+def test_run(c):
+    rc, out, _ = c.nc("run", "--help")
+    check(rc == 0 and out.startswith("usage: ncpario run"),
+          "run --help: usage on stdout, exit 0")
+    rc, out, _ = c.nc("run", "--print-dir")
+    d = out.strip()
+    lib = os.path.join(d, "libpnetcdf.so.0d")
+    check(rc == 0 and os.path.isfile(lib) and
+          os.readlink(os.path.join(d, "libpnetcdf.so.4")) ==
+          "libpnetcdf.so.0d", "run --print-dir: the drop-in directory")
+    rc, out, _ = run(["readelf", "-d", lib])
+    check("[libpnetcdf.so.0d]" in out and "[libncpario.so.0]" in out,
+          "libpnetcdf.so.0d: its SONAME, and libncpario a dependency")
+    show = ["sh", "-c", 'echo "$LD_LIBRARY_PATH"']
+    rc, out, _ = c.nc("run", "--", *show, env={"LD_LIBRARY_PATH": "/x:/y"})
+    check(rc == 0 and out.strip() == d + ":/x:/y",
+          "run puts the directory first, keeping the rest (%r)" % out)
+    rc, out, _ = run(["mpirun", "--oversubscribe", "-np", "2", c.tool,
+                      "run"] + show)
+    check(rc == 0 and out.split() == [d, d], "run under mpirun, 2 ranks")
+    rc, _, _ = c.nc("run", "sh", "-c", "exit 5")
+    check(rc == 5, "run exits with the command's status")
+    rc, _, err = c.nc("run")
+    check(rc == 2 and "usage" in err, "run without a command exits 2")
+    rc, _, err = c.nc("run", "--", os.path.join(c.work, "no-such-program"))
+    check(rc == 127 and "no-such-program" in err,
+          "run of a missing program exits 127")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("case", choices=["dump", "validate", "offsets", "diff",
-                                     "hints", "recover"])
+                                     "hints", "recover", "run"])
     ap.add_argument("--ncpario", required=True)
     ap.add_argument("--writer", required=True)
     ap.add_argument("--fixtures", required=True)
