@@ -286,9 +286,16 @@ contains
     nf90mpi_issyserr = nfmpi_issyserr(ncerr)
   end function
 
+  ! NF90_EBADID: the Fortran 77 name with NF90_ for NF_.
   character(len=80) function nf90mpi_strerrno(ncerr)
     integer, intent(in) :: ncerr
-    nf90mpi_strerrno = nfmpi_strerrno(ncerr)
+    character(len=80) :: f77
+    f77 = nfmpi_strerrno(ncerr)
+    if (f77(1:3) == 'NF_') then
+      nf90mpi_strerrno = 'NF90_' // f77(4:)
+    else
+      nf90mpi_strerrno = f77
+    end if
   end function
 
   character(len=80) function nf90mpi_strerror(ncerr)

@@ -375,11 +375,14 @@ character(len=80) function nfmpi_strerror(ncerr)
   nfmpi_strerror = ncpf_str80(ncmpi_strerror(ncerr))
 end function
 
+! The Fortran names of the codes: NF_EBADID where C says NC_EBADID, as
+! PnetCDF's binding gives them (nfmpi_xstrerrno keeps C's).
 character(len=80) function nfmpi_strerrno(ncerr)
   use ncpf_special_c
   implicit none
   integer, intent(in) :: ncerr
   nfmpi_strerrno = ncpf_str80(ncpf_strerrno(ncerr))
+  if (nfmpi_strerrno(1:2) == 'NC') nfmpi_strerrno(2:2) = 'F'
 end function
 
 character(len=80) function nfmpi_inq_libvers()
