@@ -19,6 +19,30 @@ def path_in(d, name):
     return os.path.join(d, name)
 
 
+def others_read(path):
+    """netCDF4-python and xarray read the whole file on rank 0, and find
+    what ncpario reads there: {variable: values} from each."""
+    netCDF4 = pytest.importorskip("netCDF4")
+    xr = pytest.importorskip("xarray")
+    COMM.Barrier()
+    with ncpario.File(path, "r", comm=MPI.COMM_SELF) as f:
+        f.set_auto_chartostring(False)
+        ours = {n: v[...] for n, v in f.variables.items()}
+    if R == 0:
+        with netCDF4.Dataset(path) as ds:
+            ds.set_auto_maskandscale(False)
+            ds.set_auto_chartostring(False)
+            for n, v in ds.variables.items():
+                np.testing.assert_array_equal(v[...], ours[n])
+        with xr.open_dataset(path, engine="netcdf4", mask_and_scale=False,
+                             decode_times=False) as ds:
+            for n in ours:
+                got = ds[n].values
+                if ours[n].dtype.kind != "S":
+                    np.testing.assert_array_equal(got, ours[n])
+    COMM.Barrier()
+
+
 def test_module_names_and_constants():
     for name in ("Dataset", "libver", "inq_clibvers", "strerrno",
                  "chartostring", "stringtochar", "set_default_format",
@@ -140,6 +164,7 @@ def test_variable_types_and_fill(shared_dir):
         v = f.variables["v"]
         assert v.shape == (2, N)
         assert v[1].tolist() == [-3] * N and v[0].tolist() == list(range(N))
+    others_read(p)
 
 
 def test_positional_orders(shared_dir):
@@ -162,6 +187,7 @@ def test_positional_orders(shared_dir):
         v.get_varn_all(out, 2, starts, counts)
         assert out.tolist() == [-1, -2]
         assert v[2 * R, 1:].tolist() == rows[0, 1:].tolist()
+    others_read(p)
 
 
 def test_flexible_buffer_types(shared_dir):
@@ -184,6 +210,7 @@ def test_flexible_buffer_types(shared_dir):
         assert back[1:3, 1:4].tolist() == ghost[1:3, 1:4].tolist()
         assert back[0].tolist() == [0] * 5  # outside the type: untouched
     sub.Free()
+    others_read(p)
 
 
 def test_negative_steps_and_flat_values(shared_dir):
@@ -204,6 +231,7 @@ def test_negative_steps_and_flat_values(shared_dir):
         assert v[mine].tolist() == (ref[mine] * 2).tolist()
         with pytest.raises(IndexError):
             v[mine, 0:7] = np.zeros((4, 7))         # past a fixed dimension
+    others_read(p)
 
 
 def test_chars_and_strings(shared_dir):
@@ -229,6 +257,7 @@ def test_chars_and_strings(shared_dir):
         assert enc[:, 0].dtype == np.dtype("S1")   # not whole rows: chars
         f.set_auto_chartostring(False)
         assert enc[:].dtype == np.dtype("S1") and enc[:].shape == (3, 5)
+    others_read(p)
     chars = pnetcdf.stringtochar(words)
     assert chars.shape == (3, 5) and chars.dtype == np.dtype("S1")
     assert pnetcdf.chartostring(chars, encoding="bytes").tolist() == \
@@ -256,6 +285,7 @@ def test_masks_and_fill_value_attribute(shared_dir):
         v.set_auto_mask(False)
         assert not isinstance(v[:], np.ma.MaskedArray)
         assert v.__dict__ == {"_FillValue": -9.0, "note": "kept"}
+    others_read(p)
 
 
 def test_raise_in_define_mode_does_not_hang(shared_dir):
