@@ -26,15 +26,20 @@ def _handle_type(cls):
     return "int" if MPI._sizeof(cls) == 4 else "intptr_t"
 
 
+# (access form, the C arguments that say which elements) of the data
+# functions, shared by the typed and the flexible families.
+_S = "const MPI_Offset *start, const MPI_Offset *count"
+_FORMS = (("vara", _S), ("vars", _S + ", const MPI_Offset *stride"),
+          ("varm", _S + ", const MPI_Offset *stride, "
+                   "const MPI_Offset *imap"),
+          ("varn", "int num, MPI_Offset * const *starts, "
+                   "MPI_Offset * const *counts"))
+
+
 def _typed_decls(t, c):
     """Declarations of every typed data function for one element type."""
-    s = "const MPI_Offset *start, const MPI_Offset *count"
-    ss = s + ", const MPI_Offset *stride"
-    sm = ss + ", const MPI_Offset *imap"
-    sn = "int num, MPI_Offset * const *starts, MPI_Offset * const *counts"
     out = []
-    for form, args in (("vara", s), ("vars", ss), ("varm", sm),
-                       ("varn", sn)):
+    for form, args in _FORMS:
         for coll in ("", "_all"):
             out.append("int ncmpi_put_%s_%s%s(int, int, %s, const %s *);"
                        % (form, t, coll, args, c))
@@ -52,14 +57,9 @@ def _typed_decls(t, c):
 def _flexible_decls():
     """Declarations of the flexible data functions: the buffer's layout
     and element type given by an MPI datatype."""
-    s = "const MPI_Offset *start, const MPI_Offset *count"
-    ss = s + ", const MPI_Offset *stride"
-    sm = ss + ", const MPI_Offset *imap"
-    sn = "int num, MPI_Offset * const *starts, MPI_Offset * const *counts"
     flex = "MPI_Offset bufcount, MPI_Datatype buftype"
     out = []
-    for form, args in (("vara", s), ("vars", ss), ("varm", sm),
-                       ("varn", sn)):
+    for form, args in _FORMS:
         for coll in ("", "_all"):
             out.append("int ncmpi_put_%s%s(int, int, %s, const void *, %s);"
                        % (form, coll, args, flex))
