@@ -3,6 +3,7 @@ nonblocking and buffered requests, and numpy slicing."""
 import math
 
 import numpy as np
+from mpi4py import MPI
 
 from ._attrs import AttributeMixin
 from ._errors import NC_EBADTYPE, NC_ECHAR, NC_EINVAL, NC_ENOTATT, \
@@ -421,7 +422,6 @@ class Variable(AttributeMixin):
                        writable):
         """A call of the flexible API: the buffer's layout and element type
         are `buftype` (an mpi4py Datatype), `bufcount` of them."""
-        from mpi4py import MPI
         if not isinstance(buftype, MPI.Datatype):
             raise NCTypeError(NC_EINVAL, "buftype must be an mpi4py "
                               "MPI.Datatype")
