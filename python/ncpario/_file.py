@@ -343,8 +343,8 @@ class File(AttributeMixin):
         return self._int_inq(lib.ncmpi_inq_num_fix_vars)
 
     def inq_version(self):
-        """NC_64BIT_DATA, NC_64BIT_OFFSET or NC_CLASSIC_MODEL's format
-        flag of the file (ncmpi_inq_version)."""
+        """The format as a creation-mode flag: NC_CLASSIC_MODEL (CDF-1),
+        NC_64BIT_OFFSET (CDF-2) or NC_64BIT_DATA (CDF-5)."""
         return self._int_inq(lib.ncmpi_inq_version)
 
     def inq_recsize(self):
