@@ -1,11 +1,44 @@
 /*
- * mode.c -- checks of the mode state machine drawn in ncp_dataset.h, and
- * the numrecs agreement that ends independent data mode.
+ * mode.c -- checks of the mode state machine drawn in ncp_dataset.h, its
+ * invariants as code (ncp_dataset_broken), and the numrecs agreement that
+ * ends independent data mode.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ncp_dataset.h"
 #include "pnetcdf.h"
+
+const char *ncp_dataset_broken(const ncp_dataset *ds)
+{
+    int f = ds->flags;
+    int define = (f & NCP_F_DEFINE) != 0, created = (f & NCP_F_CREATED) != 0;
+
+    if (define && (f & NCP_F_INDEP))
+        return "independent data mode inside define mode";
+    if ((define || created) && !(f & NCP_F_WRITE))
+        return "define mode or a new file on a read-only open";
+    if (!define && ds->on_disk)
+        return "data mode keeps define mode's snapshot of the file";
+    if (define && !created && !ds->on_disk)
+        return "redef without a snapshot of what the file holds";
+    if (define && created && ds->on_disk)
+        return "a snapshot of a file that has no header yet";
+    if (ds->hdr.numrecs < 0) return "a negative record count";
+    return NULL;
+}
+
+void ncp_dataset_check(const ncp_dataset *ds, const char *file, int line)
+{
+    const char *broken = ncp_dataset_broken(ds);
+
+    if (broken) {
+        fprintf(stderr, "ncpario: %s:%d: dataset %d: %s\n", file, line,
+                ds->ncid, broken);
+        abort();
+    }
+}
 
 int ncp_require_define(const ncp_dataset *ds)
 {

@@ -114,6 +114,17 @@ void ncp_dataset_remove(ncp_dataset *ds);
 int ncp_dataset_ids(int *num, int *ids);
 
 /* --- state checks (mode.c) ----------------------------------------------- */
+/* The first invariant of the drawing above that ds breaks, in words, or
+ * NULL.  NCP_DATASET_CHECK aborts on one where assertions are on (the
+ * Debug and sanitizer builds); every call that looks a dataset up runs
+ * it, so a transition that breaks one is caught at the next call. */
+const char *ncp_dataset_broken(const ncp_dataset *ds);
+void ncp_dataset_check(const ncp_dataset *ds, const char *file, int line);
+#ifdef NDEBUG
+#define NCP_DATASET_CHECK(ds) ((void)0)
+#else
+#define NCP_DATASET_CHECK(ds) ncp_dataset_check((ds), __FILE__, __LINE__)
+#endif
 int ncp_require_define(const ncp_dataset *ds);
 int ncp_require_data(const ncp_dataset *ds, int collective);
 int ncp_require_write(const ncp_dataset *ds);

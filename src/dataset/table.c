@@ -16,6 +16,7 @@ int ncp_dataset_get(int ncid, ncp_dataset **ds)
 {
     if (ncid < 0 || ncid >= NCP_MAX_OPEN || !open_table[ncid]) return NC_EBADID;
     *ds = open_table[ncid];
+    NCP_DATASET_CHECK(*ds);
     return NC_NOERR;
 }
 
