@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "ncp_dataset.h"
+#include "../base/ncp_grow.h"
 #include "../io/ncp_journal.h"
 #include "pnetcdf.h"
 
@@ -40,19 +41,15 @@ typedef struct move_list {
  * and shift by the same amount. */
 static int move_add(move_list *m, int64_t from, int64_t to, int64_t len)
 {
-    move_piece *last = m->n ? &m->p[m->n - 1] : NULL;
+    move_piece *last = m->n ? &m->p[m->n - 1] : NULL, *np;
     if (len <= 0 || from == to) return NC_NOERR;
     if (last && last->from + last->len == from && last->to + last->len == to) {
         last->len += len;
         return NC_NOERR;
     }
-    if (m->n == m->cap) {
-        int64_t cap = m->cap ? 2 * m->cap : 64;
-        move_piece *np = realloc(m->p, (size_t)cap * sizeof(*np));
-        if (!np) return NC_ENOMEM;
-        m->p = np;
-        m->cap = cap;
-    }
+    np = ncp_grow(m->p, m->n, &m->cap, sizeof(*np), 64);
+    if (!np) return NC_ENOMEM;
+    m->p = np;
     m->p[m->n].from = from;
     m->p[m->n].to = to;
     m->p[m->n].len = len;
@@ -155,7 +152,7 @@ typedef struct region_list {
  * they touch (regions come in ascending order). */
 static int region_add(region_list *l, int64_t off, int64_t len, int64_t eof)
 {
-    ncp_journal_region *last = l->n ? &l->r[l->n - 1] : NULL;
+    ncp_journal_region *last = l->n ? &l->r[l->n - 1] : NULL, *nr;
     if (off >= eof || len <= 0) return NC_NOERR;
     if (off + len > eof) len = eof - off;
     if (last && off <= last->off + last->len) {
@@ -163,13 +160,9 @@ static int region_add(region_list *l, int64_t off, int64_t len, int64_t eof)
             last->len = off + len - last->off;
         return NC_NOERR;
     }
-    if (l->n == l->cap) {
-        int64_t cap = l->cap ? 2 * l->cap : 16;
-        ncp_journal_region *nr = realloc(l->r, (size_t)cap * sizeof(*nr));
-        if (!nr) return NC_ENOMEM;
-        l->r = nr;
-        l->cap = cap;
-    }
+    nr = ncp_grow(l->r, l->n, &l->cap, sizeof(*nr), 16);
+    if (!nr) return NC_ENOMEM;
+    l->r = nr;
     l->r[l->n].off = off;
     l->r[l->n].len = len;
     l->n++;

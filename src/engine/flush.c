@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/ncp_grow.h"
 #include "../base/ncp_runmerge.h"
 #include "../dataset/ncp_dataset.h"
 #include "ncp_engine.h"
@@ -86,13 +87,10 @@ static int by_op(const void *x, const void *y)
 static int add_copy(flush_state *st, char *dst, const char *src, int64_t len,
                     int swap)
 {
-    if (st->ncopies == st->copycap) {
-        int64_t cap = st->copycap ? 2 * st->copycap : 16;
-        copy_out *nc = realloc(st->copies, (size_t)cap * sizeof(*nc));
-        if (!nc) return NC_ENOMEM;
-        st->copies = nc;
-        st->copycap = cap;
-    }
+    copy_out *nc = ncp_grow(st->copies, st->ncopies, &st->copycap,
+                            sizeof(*nc), 16);
+    if (!nc) return NC_ENOMEM;
+    st->copies = nc;
     st->copies[st->ncopies].dst = dst;
     st->copies[st->ncopies].src = src;
     st->copies[st->ncopies].len = len;
@@ -181,12 +179,11 @@ static int sweep(flush_state *st, const seg *s, int is_write)
     } else if (s->off + s->len > st->cluster_end) {
         st->cluster_end = s->off + s->len;
     }
-    if (err == NC_NOERR && st->ncluster == st->clustercap) {
-        int64_t cap = st->clustercap ? 2 * st->clustercap : 16;
-        seg *nc = realloc(st->cluster, (size_t)cap * sizeof(*nc));
+    if (err == NC_NOERR) {
+        seg *nc = ncp_grow(st->cluster, st->ncluster, &st->clustercap,
+                           sizeof(*nc), 16);
         if (!nc) return NC_ENOMEM;
         st->cluster = nc;
-        st->clustercap = cap;
     }
     if (err == NC_NOERR) st->cluster[st->ncluster++] = *s;
     return err;
