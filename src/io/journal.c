@@ -35,6 +35,14 @@ static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
     return h;
 }
 
+/* The seal's checksum: its first 24 bytes, then the region table. */
+static uint64_t seal_sum(const unsigned char *seal,
+                         const unsigned char *table, uint64_t n)
+{
+    uint64_t h = fnv1a(0xcbf29ce484222325ULL, seal, 24);
+    return fnv1a(h, table, (size_t)(16 * n));
+}
+
 static void put_u64(unsigned char *p, uint64_t v)
 {
     int i;
@@ -105,21 +113,18 @@ int ncp_journal_open(ncp_journal *j, const char *file_path, int durable)
     return journal_open_flags(j, file_path, durable, O_WRONLY);
 }
 
-int ncp_journal_save(ncp_journal *j, int64_t joff, const void *buf,
-                     int64_t n)
-{
-    struct iovec one;
-    one.iov_base = (void *)buf;
-    one.iov_len = (size_t)n;
-    return n > 0 ? ncp_posix_pwritev(j->fd, &one, 1, joff) : NC_NOERR;
-}
-
 static int write_all(int fd, const void *buf, size_t n, int64_t off)
 {
     struct iovec one;
     one.iov_base = (void *)buf;
     one.iov_len = n;
     return ncp_posix_pwritev(fd, &one, 1, off);
+}
+
+int ncp_journal_save(ncp_journal *j, int64_t joff, const void *buf,
+                     int64_t n)
+{
+    return n > 0 ? write_all(j->fd, buf, (size_t)n, joff) : NC_NOERR;
 }
 
 static int sync_if(const ncp_journal *j)
@@ -133,7 +138,6 @@ int ncp_journal_seal(ncp_journal *j, int64_t old_size,
                      const ncp_journal_region *r, int64_t n)
 {
     unsigned char seal[SEAL_BYTES], *table;
-    uint64_t sum;
     int64_t i;
     int err;
 
@@ -145,9 +149,7 @@ int ncp_journal_seal(ncp_journal *j, int64_t old_size,
     memcpy(seal, journal_magic, 8);
     put_u64(seal + 8, (uint64_t)old_size);
     put_u64(seal + 16, (uint64_t)n);
-    sum = fnv1a(0xcbf29ce484222325ULL, seal, 24);
-    sum = fnv1a(sum, table, (size_t)(16 * n));
-    put_u64(seal + 24, sum);
+    put_u64(seal + 24, seal_sum(seal, table, (uint64_t)n));
     err = write_all(j->fd, table, (size_t)(16 * n), NCP_JOURNAL_HEAD);
     if (err == NC_NOERR) err = sync_if(j);
     if (err == NC_NOERR) err = write_all(j->fd, seal, SEAL_BYTES, 0);
@@ -178,7 +180,7 @@ static int read_seal(int fd, int64_t *old_size, ncp_journal_region **r,
 {
     unsigned char seal[SEAL_BYTES], *table = NULL;
     struct stat st;
-    uint64_t cnt, sum;
+    uint64_t cnt;
     int64_t got = 0, i;
     int err = NC_ENOTNC;
     struct iovec one = {seal, SEAL_BYTES};
@@ -197,9 +199,7 @@ static int read_seal(int fd, int64_t *old_size, ncp_journal_region **r,
                                        &got) != NC_NOERR ||
                     got < (int64_t)(16 * cnt)))
         goto done;
-    sum = fnv1a(0xcbf29ce484222325ULL, seal, 24);
-    sum = fnv1a(sum, table, (size_t)(16 * cnt));
-    if (sum != get_u64(seal + 24)) goto done;
+    if (seal_sum(seal, table, cnt) != get_u64(seal + 24)) goto done;
     if ((*r = malloc((size_t)cnt * sizeof **r + 1)) == NULL) {
         err = NC_ENOMEM;
         goto done;
