@@ -97,9 +97,10 @@ static int64_t clamp_to_eof(int64_t from, int64_t len, int64_t eof)
  * Copy pieces from the end of the file toward its start, in rounds of one
  * chunk per rank; within a round every read finishes before any write.
  * Destinations never precede sources, so a write can only land on bytes
- * that this round or an earlier one has already read.  Only bytes that existed in
- * the old file are read and written: a NOFILL file is not zero-extended,
- * and a read never sees data an earlier round moved past the old end.
+ * that this round or an earlier one has already read.  Only bytes that
+ * existed in the old file are read and written: a NOFILL file is not
+ * zero-extended, and a read never sees data an earlier round moved past
+ * the old end.
  */
 static int run_move(ncp_dataset *ds, const move_list *m, void *buf,
                     int64_t chunk, int64_t eof)
@@ -211,7 +212,7 @@ static int save_share(ncp_dataset *ds, ncp_journal *j, const region_list *l,
 }
 
 /* Step 2.  *journaled 0: no journal could be made; the enddef goes on. */
-static int journal_begin(ncp_dataset *ds, ncp_journal *j,
+static void journal_begin(ncp_dataset *ds, ncp_journal *j,
                          const region_list *l, int64_t eof, void *buf,
                          int *journaled)
 {
@@ -238,7 +239,6 @@ static int journal_begin(ncp_dataset *ds, ncp_journal *j,
         }
         (void)ncp_journal_close(j, 0);
     }
-    return NC_NOERR;
 }
 
 /* Step 5, or the roll back after a failure (rank 0 restores the old
@@ -280,13 +280,14 @@ int ncp_enddef_write(ncp_dataset *ds)
     /* Every rank has passed the consistency check's collectives, so the
        writes made before redef are all in the file. */
     err = shared_file_size(ds, &eof);
-    if (err == NC_NOERR && ds->on_disk) err = plan_move(ds->on_disk, &ds->hdr, &m);
+    if (err == NC_NOERR && ds->on_disk)
+        err = plan_move(ds->on_disk, &ds->hdr, &m);
     if (err == NC_NOERR) err = plan_regions(ds, &m, eof, &l);
     if (err == NC_NOERR && !(buf = malloc((size_t)ds->hints.data_move_chunk)))
         err = NC_ENOMEM;
     err = ncp_agree(ds->comm, err);
     if (err != NC_NOERR) goto done;
-    (void)journal_begin(ds, &j, &l, eof, buf, &journaled);
+    journal_begin(ds, &j, &l, eof, buf, &journaled);
     if (m.n > 0) err = run_move(ds, &m, buf, ds->hints.data_move_chunk, eof);
     if (err == NC_NOERR) err = ncp_header_write(ds);
     err = journal_end(ds, &j, journaled, err);
