@@ -126,11 +126,9 @@ static void root_hints(ncp_dataset *ds)
 static void settle_journal(MPI_Comm comm, const char *path, int remove_only)
 {
     int rank, rolled = 0, err = NC_NOERR;
-    char *jpath;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0 && remove_only) {
-        if ((jpath = ncp_journal_path_of(path)) != NULL) remove(jpath);
-        free(jpath);
+        ncp_journal_remove(path);
     } else if (rank == 0) {
         err = ncp_journal_recover(path, &rolled);
         if (err != NC_NOERR)
@@ -299,13 +297,10 @@ int ncp_dataset_abort(int ncid)
 int ncmpi_delete(const char *filename, MPI_Info info)
 {
     int mpierr;
-    char *jpath;
     if (!filename) return NC_EINVAL;
     mpierr = MPI_File_delete(filename, info);
-    if (mpierr == MPI_SUCCESS && (jpath = ncp_journal_path_of(filename))) {
-        remove(jpath); /* an interrupted enddef's, if any */
-        free(jpath);
-    }
+    if (mpierr == MPI_SUCCESS)
+        ncp_journal_remove(filename); /* an interrupted enddef's, if any */
     return ncp_mpi_err(mpierr, NC_EFILE);
 }
 

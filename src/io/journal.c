@@ -281,6 +281,13 @@ done:
     return err;
 }
 
+void ncp_journal_remove(const char *file_path)
+{
+    char *jpath = ncp_journal_path_of(file_path);
+    if (jpath != NULL) (void)unlink(jpath);
+    free(jpath);
+}
+
 int ncp_journal_probe(const char *file_path, int *exists, int *sealed)
 {
     char *jpath = ncp_journal_path_of(file_path);

@@ -69,6 +69,10 @@ int ncp_journal_close(ncp_journal *j, int remove);
  * removed (*rolled 0); none: NC_NOERR, *rolled 0. */
 int ncp_journal_recover(const char *file_path, int *rolled);
 
+/* Remove file_path's journal, whatever state it is in (a new file in its
+ * place, or the file deleted); no journal is no error. */
+void ncp_journal_remove(const char *file_path);
+
 /* Whether file_path has a journal, and whether it is sealed (for the
  * tools: a sealed one means the file is mid-enddef). */
 int ncp_journal_probe(const char *file_path, int *exists, int *sealed);
