@@ -26,9 +26,10 @@ int64_t nt_expected_size(const ncp_header *h)
         int64_t bytes = v->nelems_per_rec * nt_xsize(v->xtype);
         if (!v->is_record && v->begin + bytes > end) end = v->begin + bytes;
     }
-    if (h->num_rec_vars > 0 && h->numrecs > 0 &&
-        h->begin_rec + (h->numrecs - 1) * h->recsize + last_rec > end)
-        end = h->begin_rec + (h->numrecs - 1) * h->recsize + last_rec;
+    if (h->num_rec_vars > 0 && h->numrecs > 0) {
+        int64_t recs = h->begin_rec + (h->numrecs - 1) * h->recsize + last_rec;
+        if (recs > end) end = recs;
+    }
     return end;
 }
 
