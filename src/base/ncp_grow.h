@@ -10,7 +10,7 @@
 
 /* With *n == *cap, the array p of elements of elem bytes reallocated to
  * twice *cap (first when empty): returns the new array and sets *cap, or
- * returns NULL (out of memory, or a size past SIZE_MAX) and leaves p and
+ * returns NULL (out of memory, or a size past INT64_MAX or SIZE_MAX) and leaves p and
  * *cap as they were.  With *n < *cap it returns p. */
 void *ncp_grow(void *p, int64_t n, int64_t *cap, size_t elem,
                int64_t first);
