@@ -1,14 +1,14 @@
 # NcpPackaging.cmake -- what `cmake --install` puts where, included once by
 # the top-level CMakeLists.txt after every library target exists.
 #
-# Always: libncpario (.so, .a; libncpario_fortran too where the binding is
-# built), headers under include/ncpario/, ncpario.pc, the CMake package, and
-# the man pages of installed programs.
+# Always: libncpario (.so, .a; libncpario_fortran and libncpario_cxx too
+# where those bindings are built), headers under include/ncpario/,
+# ncpario.pc, the CMake package, and the man pages of installed programs.
 #
 # The PnetCDF drop-in (install component pnetcdf_compat): bin/pnetcdf-config,
 # pnetcdf.pc, lib/libpnetcdf.so and .a resolving to ncpario,
 # lib/libpnetcdf.so.0d and .so.4 for binaries built on PnetCDF, and pnetcdf.h
-# (.inc, .mod) at the top of include/, so that builds written for PnetCDF
+# (pnetcdf.inc, .mod, and the C++ header pnetcdf) at the top of include/, so that builds written for PnetCDF
 # find ncpario unchanged. It is part of the default install only with
 # NCPARIO_PNETCDF_COMPAT=ON; otherwise `cmake --install <build> --component
 # pnetcdf_compat` adds it to an install later (the package tests do).
@@ -58,7 +58,10 @@ endif()
 # PnetCDF first wherever another -L put the system's directory earlier.
 set(NCP_PC_LIBS "-lncpario")
 if(NCP_HAVE_FORTRAN)
-  set(NCP_PC_LIBS "-lncpario_fortran -lncpario")
+  set(NCP_PC_LIBS "-lncpario_fortran ${NCP_PC_LIBS}")
+endif()
+if(NCP_HAVE_CXX)
+  set(NCP_PC_LIBS "-lncpario_cxx ${NCP_PC_LIBS}")
 endif()
 
 ncp_rel_path(NCP_PC_INCLUDEDIR "" "${NCP_INSTALL_INCLUDEDIR}")
@@ -107,6 +110,14 @@ if(NCP_HAVE_FORTRAN)
   set(NCP_CFG_HAS_FORTRAN yes)
   set(NCP_CFG_FC "${MPI_Fortran_COMPILER}")
 endif()
+set(NCP_CFG_HAS_CXX no)
+set(NCP_CFG_CXX "")
+if(NCP_HAVE_CXX)
+  set(NCP_CFG_HAS_CXX yes)
+  # mpicxx beside mpicc, where CMake found no MPI C++ part itself.
+  get_filename_component(_mpi_bindir "${MPI_C_COMPILER}" DIRECTORY)
+  set(NCP_CFG_CXX "${_mpi_bindir}/mpicxx")
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/pnetcdf-config.in
                ${_compat_dir}/pnetcdf-config @ONLY)
 install(PROGRAMS ${_compat_dir}/pnetcdf-config
@@ -122,13 +133,20 @@ if(NCP_HAVE_FORTRAN)
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           COMPONENT pnetcdf_compat ${_compat_all})
 endif()
+if(NCP_HAVE_CXX)
+  install(FILES ${NCP_CXX_HEADER} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+          COMPONENT pnetcdf_compat ${_compat_all})
+endif()
 
-# libpnetcdf.a: PnetCDF is one library with both APIs, so a static
-# -lpnetcdf must bring the Fortran binding too; packing the same objects
-# again gives that archive without compiling anything twice.
+# libpnetcdf.a: PnetCDF is one library with all its APIs, so a static
+# -lpnetcdf must bring the Fortran and C++ bindings too; packing the same
+# objects again gives that archive without compiling anything twice.
 set(_compat_objs $<TARGET_OBJECTS:ncpario_obj>)
 if(NCP_HAVE_FORTRAN)
   list(APPEND _compat_objs $<TARGET_OBJECTS:ncpario_fortran_obj>)
+endif()
+if(NCP_HAVE_CXX)
+  list(APPEND _compat_objs $<TARGET_OBJECTS:ncpario_cxx_obj>)
 endif()
 add_library(ncpario_pnetcdf_static STATIC ${_compat_objs})
 set_target_properties(ncpario_pnetcdf_static PROPERTIES
@@ -138,16 +156,23 @@ install(FILES $<TARGET_FILE:ncpario_pnetcdf_static>
         COMPONENT pnetcdf_compat ${_compat_all})
 
 # libpnetcdf.so: a link to libncpario.so, so that a program linked with
-# -lpnetcdf records libncpario's soname and loads ncpario. With Fortran,
-# a linker script naming both libraries instead (GNU ld, gold and lld read
-# one; ld looks for the names beside the script). The old one goes first:
+# -lpnetcdf records libncpario's soname and loads ncpario. With a
+# binding, a linker script naming the libraries instead (GNU ld, gold and
+# lld read one; ld looks for the names beside the script). The old one goes first:
 # writing through a link left by a C-only configure would overwrite its
 # target.
 file(REMOVE ${_compat_dir}/libpnetcdf.so ${_compat_dir}/libncpario.so)
+set(_pnetcdf_inputs "")
+if(NCP_HAVE_CXX)
+  string(APPEND _pnetcdf_inputs "libncpario_cxx.so ")
+endif()
 if(NCP_HAVE_FORTRAN)
+  string(APPEND _pnetcdf_inputs "libncpario_fortran.so ")
+endif()
+if(_pnetcdf_inputs)
   file(WRITE ${_compat_dir}/libpnetcdf.so
-       "/* -lpnetcdf: ncpario's Fortran and C libraries */\n"
-       "INPUT(libncpario_fortran.so libncpario.so)\n")
+       "/* -lpnetcdf: ncpario's libraries, its bindings first */\n"
+       "INPUT(${_pnetcdf_inputs}libncpario.so)\n")
 else()
   file(CREATE_LINK libncpario.so ${_compat_dir}/libpnetcdf.so SYMBOLIC)
 endif()

@@ -2,7 +2,7 @@
  * pnetcdf_dropin.c -- the whole of libpnetcdf.so.0d, ncpario's stand-in
  * for the library a binary built on PnetCDF loads at run time.  It holds
  * no API of its own: its DT_NEEDED entries bring in libncpario (and the
- * Fortran binding), whose symbols the dynamic linker then binds every
+ * Fortran and C++ bindings), whose symbols the dynamic linker then binds every
  * reference of the program and of its other libraries to.  One copy of
  * ncpario is loaded, however many names lead to it.
  */

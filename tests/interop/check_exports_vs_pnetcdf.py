@@ -7,10 +7,15 @@ PnetCDF's library is found through pkg-config's libdir when the file is
 there (Debian's pnetcdf.pc names /usr/lib, which lacks it), else through
 ldconfig's cache, else by --ref.  Names ours exports beyond PnetCDF's are
 listed for information only.  --prefix nfmpi_ compares the Fortran
-binding's exports (libncpario_fortran.so) with the same library's.
+binding's exports (libncpario_fortran.so) with the same library's; --cxx
+the C++ binding's (libncpario_cxx.so): every mangled name of namespace
+PnetCDF (functions, vtables, typeinfo) and the C++-linkage ncmpi_
+functions PnetCDF's C++ header declares.  The C++ standard library's and
+MPI's C++ bindings' inline functions PnetCDF's library happens to emit
+are no part of its API and are not compared.
 
 Usage: check_exports_vs_pnetcdf.py --ours libncpario.so [--ref libpnetcdf.so]
-           [--nm nm] [--prefix ncmpi_]
+           [--nm nm] [--prefix ncmpi_ | --cxx]
 Exit status 0 only when no PnetCDF export with the prefix is missing from
 ours.
 """
@@ -42,6 +47,16 @@ def find_pnetcdf_lib():
     return None
 
 
+CXX_API = re.compile(r"^_Z(?:T[VIS])?(?:NK?)?7PnetCDF|^_Z\d+ncmpi_")
+
+
+def wanted(kind, name, prefix):
+    """Is this nm line's symbol one the comparison covers?"""
+    if prefix is None:
+        return kind in "TtWwiIVvDdRrBb" and CXX_API.match(name)
+    return kind in "TtWwiI" and name.startswith(prefix)
+
+
 def exported(nm, lib, prefix):
     r = subprocess.run([nm, "-D", "--defined-only", lib],
                        capture_output=True, text=True)
@@ -50,7 +65,7 @@ def exported(nm, lib, prefix):
     names = set()
     for line in r.stdout.splitlines():
         f = line.split()
-        if len(f) >= 3 and f[1] in "TtWwiI" and f[2].startswith(prefix):
+        if len(f) >= 3 and wanted(f[1], f[2], prefix):
             names.add(f[2].split("@")[0])
     return names
 
@@ -61,7 +76,10 @@ def main():
     ap.add_argument("--ref")
     ap.add_argument("--nm", default="nm")
     ap.add_argument("--prefix", default="ncmpi_")
+    ap.add_argument("--cxx", action="store_true")
     args = ap.parse_args()
+    if args.cxx:
+        args.prefix = None
     ref = args.ref or find_pnetcdf_lib()
     if not ref:
         print("FAIL: PnetCDF's libpnetcdf.so not found (give --ref)")
@@ -72,8 +90,9 @@ def main():
     except (RuntimeError, OSError) as e:
         print(str(e))
         return 1
+    label = "C++ API" if args.cxx else args.prefix + "*"
     if not theirs:
-        print("FAIL: no %s* export found in %s" % (args.prefix, ref))
+        print("FAIL: no %s export found in %s" % (label, ref))
         return 1
     missing = sorted(theirs - ours)
     extra = sorted(ours - theirs)
@@ -82,11 +101,11 @@ def main():
     for n in missing:
         print("exported by PnetCDF, missing from ours: %s" % n)
     if missing:
-        print("FAIL: %d of PnetCDF's %d %s* exports missing (%s)"
-              % (len(missing), len(theirs), args.prefix, ref))
+        print("FAIL: %d of PnetCDF's %d %s exports missing (%s)"
+              % (len(missing), len(theirs), label, ref))
         return 1
-    print("OK: all %d %s* exports of %s are in ours (%d)"
-          % (len(theirs), args.prefix, ref, len(ours)))
+    print("OK: all %d %s exports of %s are in ours (%d)"
+          % (len(theirs), label, ref, len(ours)))
     return 0
 
 

@@ -132,6 +132,17 @@ if [ "$(pnetcdf-config --has-fortran)" = yes ]; then
     assert_links_ours "$work/make/client_f" "$libdir" libncpario_fortran.so
 fi
 
+if [ "$(pnetcdf-config --has-c++)" = yes ]; then
+    echo "== C++ API with pnetcdf-config --cxx, --cxxflags and --libs"
+    [ -f "$prefix/include/pnetcdf" ] || die "the C++ header pnetcdf missing"
+    # shellcheck disable=SC2046 # word lists
+    "$(pnetcdf-config --cxx)" $(pnetcdf-config --cxxflags) \
+        "$src/compat/client.cpp" -o "$work/make/client_cxx" \
+        $(pnetcdf-config --libs) -Wl,-rpath,"$libdir"
+    run_client "$libdir" "$work/make" "$work/make/client_cxx" 2
+    assert_links_ours "$work/make/client_cxx" "$libdir" libncpario_cxx.so
+fi
+
 echo "== every function the installed pnetcdf.h declares links with -lpnetcdf"
 "$python" "$src/../interop/check_link_all_api.py" \
     --header "$prefix/include/pnetcdf.h" --lib "$libdir/libpnetcdf.so" \
