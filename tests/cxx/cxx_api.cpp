@@ -415,6 +415,91 @@ static void inquire(NcmpiFile &nc) {
   MPI_Info_free(&info);
 }
 
+// ------------------------------------------------- the remaining forms
+
+static void moreForms(NcmpiFile &nc) {
+  MPI_Offset y0 = my_rank * ROWS;
+  NcmpiVar vi = nc.getVar("v_int"), vd = nc.getVar("v_double");
+  // one element: collective get, nonblocking and buffered puts
+  int e = 0;
+  vi.getVar_all(offs(y0, 1), &e);
+  int req[3], st[3];
+  vi.iputVar(offs(y0, 1), e + 1, &req[0]);
+  nc.Buffer_attach(64);
+  vd.bputVar(offs(y0, 2), 0.5, &req[1]);
+  TRY("independent wait in collective mode", nc.Wait(2, req, st));
+  ncmpi_begin_indep_data(nc.getId());
+  nc.Wait(2, req, st);
+  ncmpi_end_indep_data(nc.getId());
+  nc.Buffer_detach();
+  // a posted get, cancelled
+  double junk[ROWS * NX];
+  vd.igetVar(offs(y0, 0), offs(ROWS, NX), junk, &req[2]);
+  nc.Cancel(1, &req[2], &st[2]);
+  say("cancel status " + str(st[2]) + " wait " + str(st[0]) + str(st[1]));
+  // vard read, varn in independent mode
+  int gsizes[2] = {ROWS * nprocs, NX}, subs[2] = {ROWS, NX},
+      first[2] = {(int)y0, 0};
+  MPI_Datatype ft;
+  MPI_Type_create_subarray(2, gsizes, subs, first, MPI_ORDER_C, MPI_INT, &ft);
+  MPI_Type_commit(&ft);
+  std::vector<int> back(ROWS * NX);
+  vi.getVard_all(ft, back.data(), ROWS * NX, MPI_INT);
+  MPI_Type_free(&ft);
+  ncmpi_begin_indep_data(nc.getId());
+  MPI_Offset s0[2] = {y0, 0}, c0[2] = {ROWS, NX};
+  MPI_Offset *starts[1] = {s0}, *counts[1] = {c0};
+  vi.putVarn(1, starts, counts, back.data());
+  std::vector<int> again(ROWS * NX);
+  vi.getVarn(1, starts, counts, again.data());
+  ncmpi_end_indep_data(nc.getId());
+  nc.flush();
+  say("vard/varn agree " + str(back == again) + " e " + str(e));
+  MPI_Offset put = 0, got = 0;
+  nc.Inq_put_size(&put);
+  nc.Inq_get_size(&got);
+  say("moved put>0 " + str(put > 0) + " get>0 " + str(got > 0));
+
+  // renames, names and sets
+  nc.getDim("x").rename("z");
+  nc.getVar("k").rename("q");
+  say("renamed " + nc.getDim("z").getName() + " " +
+      nc.getVar("q").getName() + " vars named r " +
+      str(nc.getVars("r").size()) + " dims named y " +
+      str(nc.getDims("y").size()) + " atts named title " +
+      str(nc.getAtts("title").size()) + " parent " +
+      str(vi.getParentGroup() == nc) + str(nc.getDim("y").getParentGroup() == nc) +
+      str(nc.getAtt("title").getParentGroup() == nc));
+  TRY("enddef in data mode", nc.enddef());
+  TRY("getGroups by name", nc.getGroups("g"));
+  TRY("getGroup parents", nc.getGroup("g", NcmpiGroup::ParentsGrps));
+  TRY("getTypes of a class", nc.getTypes(NcmpiType::ncmpi_ENUM));
+  TRY("getType of a name", nc.getType("mytype"));
+  TRY("enum from int", NcmpiEnumType e2(ncmpiInt));
+  TRY("vlen from double", NcmpiVlenType v2(ncmpiDouble));
+  TRY("opaque from float", NcmpiOpaqueType o2(ncmpiFloat));
+  NcmpiCompoundType c2(ncmpiInt);
+  TRY("compound member count", c2.getMemberCount());
+  TRY("getChunkingParameters", {
+    NcmpiVar::ChunkMode m;
+    Offs sizes;
+    vd.getChunkingParameters(m, sizes);
+  });
+  TRY("getTypeClassName", say(ncmpiUint64.getTypeClassName() + " " +
+                              NcmpiType(NC_CHAR).getName()));
+  // exceptions copy as values
+  try {
+    vi.getVar_all(offs(-1, 0), offs(1, 1), &e);
+  } catch (NcmpiException &caught) {
+    NcmpiException copy(caught);
+    NcmpiException assigned("x", "y", 1);
+    assigned = copy;
+    say(std::string("copied ") + typeid(copy).name() + " " +
+        str(assigned.errorCode()) + " what non-empty " +
+        str(std::strlen(assigned.what()) > 0));
+  }
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
@@ -434,12 +519,13 @@ int main(int argc, char **argv) {
       nc.sync();
       readData(nc);
       inquire(nc);
+      moreForms(nc);
     }
     {
       NcmpiFile nc(MPI_COMM_WORLD, path, NcmpiFile::read);
       say("reopened format " + str(nc.getFormat()));
       sayWhole<double>(nc.getVar("r"));
-      TRY("put read-only", nc.getVar("k").putVar_all(Offs(1, 0), Offs(1, 1),
+      TRY("put read-only", nc.getVar("q").putVar_all(Offs(1, 0), Offs(1, 1),
                                                      &my_rank));
     }
     TRY("newFile on existing",
