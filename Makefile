@@ -56,8 +56,12 @@ test: deps
 # label says its column, its environment is set by ctest).  The main run
 # takes the default cell, posix, and everything that is not an MPI test;
 # each target below one column of the other cells.
+# The test trees compile in the fault-injecting driver and crash points
+# (NCP_FAULT_INJECTION) that the fault and crash tests need; a plain
+# `make` or install leaves them out.
 test-main:
-	$(CMAKE) -S . -B $(BUILD) -DNCP_WERROR=ON $(CMAKE_ARGS)
+	$(CMAKE) -S . -B $(BUILD) -DNCP_WERROR=ON -DNCP_FAULT_INJECTION=ON \
+	    $(CMAKE_ARGS)
 	$(CMAKE) --build $(BUILD) -j$(JOBS)
 	cd $(BUILD) && $(CTEST) $(CTEST_FLAGS) -LE '^mpi-'
 
@@ -76,7 +80,8 @@ test-groups: test-main
 # which the sanitizers do not change, and they would double the run time.
 test-asan:
 	$(CMAKE) -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug \
-	    -DNCP_WERROR=ON -DNCP_SANITIZE=ON -DNCP_PNETCDF_CMP=OFF $(CMAKE_ARGS)
+	    -DNCP_WERROR=ON -DNCP_SANITIZE=ON -DNCP_PNETCDF_CMP=OFF \
+	    -DNCP_FAULT_INJECTION=ON $(CMAKE_ARGS)
 	$(CMAKE) --build $(BUILD_ASAN) -j$(JOBS)
 	cd $(BUILD_ASAN) && $(CTEST) $(CTEST_FLAGS) -L '^(unit|mpi)$$' \
 	    --no-tests=error
