@@ -11,26 +11,101 @@
  */
 #include "testutil.h"
 
+#include "have_ncpario.h"
+
 #define NY 3
 #define NX 5
+
+/* The hints PnetCDF 1.12.3 reports after enddef when the program gave
+ * none, with its values; ncpario reports the same. */
+static const char *const pnetcdf_keys[][2] = {
+    {"nc_header_align_size", "512"}, {"nc_var_align_size", "4"},
+    {"nc_record_align_size", "4"}, {"nc_header_read_chunk_size", "262144"},
+    {"nc_in_place_swap", "auto"}, {"nc_ibuf_size", "16777216"},
+    {"pnetcdf_subfiling", "disable"}, {"nc_num_subfiles", "0"},
+};
+
+#ifdef HAVE_NCPARIO
+/* ncpario's other rows of src/util/hint_table.def, at their defaults.  A
+ * NULL value is one the test matrix's PNETCDF_HINTS changes per cell
+ * (driver, I/O groups), so only its presence is checked. */
+static const char *const ncpario_keys[][2] = {
+    {"nc_driver", NULL}, {"nc_sync_durable", "disable"},
+    {"nc_indep_buffer_size", "67108864"}, {"nc_kept_buffer_size", "67108864"},
+    {"nc_data_move_chunk_size", "1048576"},
+    {"nc_bcast_chunk_size", "1073741824"}, {"nc_num_aggrs_per_node", "0"},
+    {"nc_io_group_size", NULL}, {"nc_io_group_per_node", "off"},
+    {"nc_io_group_buffer_size", NULL}, {"nc_posix_aggrs_per_node", "1"},
+    {"nc_posix_buffer_size", "1048576"}, {"nc_posix_shm", "auto"},
+    {"nc_posix_window", "sized"}, {"nc_posix_shm_keep", "enable"},
+};
+#endif
+
+#define NKEYS(t) ((int)(sizeof(t) / sizeof((t)[0])))
+
+/* Counts the keys of table found in info, checking each one's value. */
+static int count_keys(MPI_Info info, const char *const table[][2], int n,
+                      const char *which)
+{
+    char val[MPI_MAX_INFO_VAL + 1];
+    int i, flag, found = 0;
+    for (i = 0; i < n; i++) {
+        flag = 0;
+        MPI_Info_get(info, table[i][0], MPI_MAX_INFO_VAL, val, &flag);
+        CHECKF(flag, "%s: no %s", which, table[i][0]);
+        if (!flag) continue;
+        found++;
+        CHECKF(!table[i][1] || strcmp(val, table[i][1]) == 0,
+               "%s: %s=%s, want %s", which, table[i][0], val, table[i][1]);
+    }
+    return found;
+}
+
+static void check_info_keys(MPI_Info info, const char *which)
+{
+    int nkeys = -1, known;
+    CHECK(MPI_Info_get_nkeys(info, &nkeys) == MPI_SUCCESS);
+    known = count_keys(info, pnetcdf_keys, NKEYS(pnetcdf_keys), which);
+#ifdef HAVE_NCPARIO
+    {
+        char drv[MPI_MAX_INFO_VAL + 1] = "";
+        int flag = 0;
+        known += count_keys(info, ncpario_keys, NKEYS(ncpario_keys), which);
+        MPI_Info_get(info, "nc_driver", MPI_MAX_INFO_VAL, drv, &flag);
+        CHECKF(strcmp(drv, "posix") == 0 || strcmp(drv, "mpiio") == 0,
+               "%s: nc_driver=%s", which, drv);
+        /* The posix driver reports the table and the program's own
+         * hints (none here), having no MPI-IO layer to add keys; under
+         * mpiio the MPI library may add its hints (OpenMPI 4.1 echoes
+         * only the keys it was given, all the table's here). */
+        if (strcmp(drv, "posix") == 0)
+            CHECKF(nkeys == known && known == NKEYS(pnetcdf_keys) +
+                                                  NKEYS(ncpario_keys),
+                   "%s: %d keys, %d of them ncpario's", which, nkeys, known);
+    }
+#else
+    /* PnetCDF adds what MPI_File_get_info returns, which under OpenMPI
+     * echoes the cell's PNETCDF_HINTS, so only its own keys are exact. */
+    CHECKF(known == NKEYS(pnetcdf_keys) && nkeys >= known,
+           "%s: %d keys, %d of them PnetCDF's", which, nkeys, known);
+#endif
+}
 
 static void check_info(int nc)
 {
     MPI_Info info = MPI_INFO_NULL;
-    int nkeys = -1, flag = 0;
-    char val[MPI_MAX_INFO_VAL + 1];
     CHECK_ERR(ncmpi_inq_file_info(nc, &info));
     CHECK(info != MPI_INFO_NULL);
     if (info != MPI_INFO_NULL) {
-        CHECK(MPI_Info_get_nkeys(info, &nkeys) == MPI_SUCCESS && nkeys >= 0);
-        MPI_Info_get(info, "nc_header_align_size", MPI_MAX_INFO_VAL, val, &flag);
-        CHECK(flag);
+        check_info_keys(info, "inq_file_info");
         MPI_Info_free(&info);
     }
     CHECK_ERR(ncmpi_get_file_info(nc, &info));
     CHECK(info != MPI_INFO_NULL);
-    if (info != MPI_INFO_NULL)
+    if (info != MPI_INFO_NULL) {
+        check_info_keys(info, "get_file_info");
         MPI_Info_free(&info);
+    }
 }
 
 static void one_file(const char *path, int cmode, int want_format, MPI_Offset hsize)
