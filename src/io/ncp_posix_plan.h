@@ -108,6 +108,12 @@ typedef struct ncp_agg_plan {
                                     busy window, or per part of a dense
                                     one) */
     int64_t busy_windows;        /* busy windows of all domains */
+    /* What the walk has shown, for the checks below; kept in every build
+     * so that the struct is the same whatever NDEBUG says. */
+    const ncp_extents *seen_ext; /* this rank's extents (ncp_plan_mark) */
+    MPI_Offset *seen_hi;         /* per domain: the end of its last window */
+    MPI_Offset seen_bytes;       /* this rank's bytes in the windows walked */
+    int64_t seen_rounds;         /* rounds walked */
 } ncp_agg_plan;
 
 /* The plan's arrays for naggr domains; ncp_plan_free after either
@@ -156,5 +162,25 @@ void ncp_plan_window(const ncp_agg_plan *p, int a, MPI_Offset *lo,
 /* On to the next round: every domain to the next part of a dense
  * window, or to its next busy window. */
 void ncp_plan_advance(ncp_agg_plan *p);
+
+/*
+ * The promises above as code, each NULL when kept, else the one broken.
+ * Where assertions are on (no NDEBUG: the Debug and sanitizer builds),
+ * ncp_plan_start checks the plan's shape, ncp_plan_advance each round
+ * before it moves on, and the last advance the whole walk; a broken
+ * promise aborts the process.
+ *   ncp_plan_broken       promises 1 and 4 on the shape: the domains
+ *                         cover the range, windows and parts fit them
+ *   ncp_plan_round_broken promise 2 for this round's windows (in the
+ *                         domain, on the grid, past the domain's last
+ *                         window, within the window or part size), which
+ *                         it then records, with this rank's bytes in them
+ *   ncp_plan_done_broken  promise 3 after the last round: every domain
+ *                         done, and this rank's bytes were in the
+ *                         windows exactly once
+ */
+const char *ncp_plan_broken(const ncp_agg_plan *p);
+const char *ncp_plan_round_broken(ncp_agg_plan *p);
+const char *ncp_plan_done_broken(const ncp_agg_plan *p);
 
 #endif

@@ -14,10 +14,22 @@
 #include "ncp_posix_plan.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pnetcdf.h"
+
+#ifndef NDEBUG
+/* A broken promise where assertions are on: say which, and stop. */
+static void plan_check(const char *broken)
+{
+    if (broken) {
+        fprintf(stderr, "ncpario: aggregation plan broken: %s\n", broken);
+        abort();
+    }
+}
+#endif
 
 static int bit_at(const uint64_t *bits, int64_t bit)
 {
@@ -51,8 +63,10 @@ int ncp_plan_alloc(ncp_agg_plan *p, int naggr)
     p->busy_bits = malloc(2 * (size_t)(bits + 63) / 64 * sizeof(uint64_t));
     p->cur_window = malloc((size_t)naggr * sizeof(int64_t));
     p->cur_part = calloc((size_t)naggr, sizeof(int64_t));
-    return p->busy_bits && p->cur_window && p->cur_part ? NC_NOERR
-                                                        : NC_ENOMEM;
+    p->seen_hi = calloc((size_t)naggr, sizeof(MPI_Offset));
+    return p->busy_bits && p->cur_window && p->cur_part && p->seen_hi
+               ? NC_NOERR
+               : NC_ENOMEM;
 }
 
 void ncp_plan_free(ncp_agg_plan *p)
@@ -60,6 +74,7 @@ void ncp_plan_free(ncp_agg_plan *p)
     free(p->busy_bits);
     free(p->cur_window);
     free(p->cur_part);
+    free(p->seen_hi);
 }
 
 void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[NCP_PLAN_NLOCAL])
@@ -244,6 +259,7 @@ static void mark_busy(ncp_agg_plan *p, const ncp_extents *ext)
 
 int64_t ncp_plan_mark(ncp_agg_plan *p, const ncp_extents *ext, int64_t slot)
 {
+    p->seen_ext = ext;
     /* the dense bits follow the busy ones, so one reduction takes both */
     int64_t nwords = p->part_size < p->window_size ? 2 * p->nwords
                                                    : p->nwords;
@@ -268,7 +284,9 @@ void ncp_plan_start(ncp_agg_plan *p)
 {
     int64_t w;
     int a;
+    p->seen_bytes = p->seen_rounds = 0;
     for (a = 0; a < p->naggr; a++) {
+        p->seen_hi[a] = 0;
         int64_t n = 0;
         for (w = next_busy(p, a, 0); w < p->windows_per_domain;
              w = next_busy(p, a, w + 1)) {
@@ -279,11 +297,17 @@ void ncp_plan_start(ncp_agg_plan *p)
         p->cur_part[a] = 0;
         if (n > p->nrounds) p->nrounds = n;
     }
+#ifndef NDEBUG
+    plan_check(ncp_plan_broken(p));
+#endif
 }
 
 void ncp_plan_advance(ncp_agg_plan *p)
 {
     int a;
+#ifndef NDEBUG
+    plan_check(ncp_plan_round_broken(p));
+#endif
     for (a = 0; a < p->naggr; a++) {
         if (p->cur_window[a] >= p->windows_per_domain) continue;
         if (dense_at(p, a, p->cur_window[a]) &&
@@ -294,6 +318,9 @@ void ncp_plan_advance(ncp_agg_plan *p)
             p->cur_window[a] = next_busy(p, a, p->cur_window[a] + 1);
         }
     }
+#ifndef NDEBUG
+    if (p->seen_rounds == p->nrounds) plan_check(ncp_plan_done_broken(p));
+#endif
 }
 
 void ncp_plan_window(const ncp_agg_plan *p, int a, MPI_Offset *lo,
@@ -312,4 +339,83 @@ void ncp_plan_window(const ncp_agg_plan *p, int a, MPI_Offset *lo,
     if (*hi > dhi) *hi = dhi;
     if (*hi > p->data_end) *hi = p->data_end;
     if (*lo > *hi) *lo = *hi;
+}
+
+/* ------------------------------------------------------------- checks */
+
+const char *ncp_plan_broken(const ncp_agg_plan *p)
+{
+    int a;
+    if (p->naggr < 1 || p->domain_size <= 0 || p->window_size <= 0)
+        return "no domain or window";
+    if (p->domains_start % NCP_AGG_ALIGN != 0)
+        return "domains start off the alignment";
+    if (p->domains_start + p->naggr * p->domain_size < p->data_end)
+        return "the domains end before the data";
+    if (p->windows_per_domain * p->window_size < p->domain_size)
+        return "a domain's windows do not cover it";
+    if (p->part_size <= 0 || p->part_size > p->window_size ||
+        p->parts_per_window * p->part_size < p->window_size)
+        return "parts do not fit their windows";
+    if (p->nrounds < 0 || p->nrounds > p->busy_windows * p->parts_per_window)
+        return "more rounds than busy windows and parts";
+    for (a = 0; a < p->naggr; a++)
+        if (p->cur_window[a] < 0 || p->cur_window[a] > p->windows_per_domain ||
+            p->cur_part[a] != 0)
+            return "a domain does not start on a window";
+    return NULL;
+}
+
+/* This rank's bytes in [lo, hi): its extents are ascending and disjoint. */
+static MPI_Offset bytes_within(const ncp_extents *e, MPI_Offset lo,
+                               MPI_Offset hi)
+{
+    int64_t first = 0, last = e->n, i;
+    MPI_Offset n = 0;
+    while (first < last) { /* the first extent ending past lo */
+        int64_t mid = first + (last - first) / 2;
+        if (e->off[mid] + e->len[mid] <= lo) first = mid + 1;
+        else last = mid;
+    }
+    for (i = first; i < e->n && e->off[i] < hi; i++) {
+        MPI_Offset s = e->off[i] > lo ? e->off[i] : lo;
+        MPI_Offset t = e->off[i] + e->len[i] < hi ? e->off[i] + e->len[i] : hi;
+        n += t - s;
+    }
+    return n;
+}
+
+const char *ncp_plan_round_broken(ncp_agg_plan *p)
+{
+    int a;
+    for (a = 0; a < p->naggr; a++) {
+        MPI_Offset lo, hi, dlo = p->domains_start + a * p->domain_size;
+        MPI_Offset wlo = dlo + p->cur_window[a] * p->window_size;
+        int dense = dense_at(p, a, p->cur_window[a]);
+        ncp_plan_window(p, a, &lo, &hi);
+        if (lo == hi) continue;
+        if (lo < dlo || hi > dlo + p->domain_size || hi > p->data_end)
+            return "a window outside its domain";
+        if ((lo - wlo) % p->part_size != 0 || (!dense && lo != wlo))
+            return "a window off the grid";
+        if (hi - lo > (dense ? p->part_size : p->window_size))
+            return "a window larger than its size";
+        if (lo < p->seen_hi[a])
+            return "a window not past the domain's last one";
+        p->seen_hi[a] = hi;
+        if (p->seen_ext) p->seen_bytes += bytes_within(p->seen_ext, lo, hi);
+    }
+    p->seen_rounds++;
+    return NULL;
+}
+
+const char *ncp_plan_done_broken(const ncp_agg_plan *p)
+{
+    int a;
+    for (a = 0; a < p->naggr; a++)
+        if (p->cur_window[a] < p->windows_per_domain)
+            return "a domain has windows left after the last round";
+    if (p->seen_ext && p->seen_bytes != p->seen_ext->nbytes)
+        return "this rank's bytes were not in the windows exactly once";
+    return NULL;
 }
