@@ -92,7 +92,7 @@ echo "== static link through pkg-config --static"
 sflags=$(PKG_CONFIG_LIBDIR=$pcdir PKG_CONFIG_PATH= "$pkgconfig" --cflags --libs --static ncpario)
 # shellcheck disable=SC2086
 "$mpicc" "$src/main.c" -I"$prefix/include/ncpario" "$libdir/libncpario.a" \
-    $(echo "$sflags" | sed 's/-lncpario_fortran//; s/-lncpario//') \
+    $(echo "$sflags" | sed 's/-lncpario[a-z_]*//g') \
     -o "$work/consumer_static"
 "$work/consumer_static"
 
