@@ -31,4 +31,17 @@ int ncp_posix_shm_setup(ncp_file *f);
  * to the list, with no collective. */
 void ncp_posix_shm_free(ncp_file *f);
 
+/* The file's staging state as posix_shm.c draws it: NULL when it holds
+ * (a known state; a staging exactly when ON, with its rounds, ranks and
+ * pool slot in range), else the broken promise.  NCP_POSIX_SHM_CHECK
+ * aborts on a broken one where assertions are on, at every transition
+ * (open, setup, each call's rounds, close). */
+const char *ncp_posix_shm_broken(const ncp_posix *x);
+void ncp_posix_shm_check(const ncp_posix *x, const char *file, int line);
+#ifdef NDEBUG
+#define NCP_POSIX_SHM_CHECK(x) ((void)0)
+#else
+#define NCP_POSIX_SHM_CHECK(x) ncp_posix_shm_check((x), __FILE__, __LINE__)
+#endif
+
 #endif

@@ -145,6 +145,7 @@ static void posix_shm_state(ncp_file *f, const ncp_hints *v, int shm_ok,
     ncp_shm_keep_take(found);
     x->stage = found;
     x->shm = NCP_SHM_ON;
+    NCP_POSIX_SHM_CHECK(x);
 }
 
 static int posix_state(ncp_file *f)

@@ -69,13 +69,39 @@
  */
 #include "ncp_posix_shm.h"
 
+#include <assert.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "ncp_posix_move.h"
 #include "ncp_shm_counter.h"
 #include "ncp_shm_stage.h"
 #include "pnetcdf.h"
+
+const char *ncp_posix_shm_broken(const ncp_posix *x)
+{
+    const ncp_shm_stage *st = x->stage;
+    if (x->shm != NCP_SHM_NO && x->shm != NCP_SHM_LATER &&
+        x->shm != NCP_SHM_ON)
+        return "an unknown staging state";
+    if ((x->shm == NCP_SHM_ON) != (st != NULL))
+        return "a staging held outside ON, or ON without one";
+    if (st && (st->round < 0 || st->np < 1 || st->me < 0 || st->me >= st->np ||
+               st->slot < 1))
+        return "the staging's rounds, ranks or slot out of range";
+    return NULL;
+}
+
+void ncp_posix_shm_check(const ncp_posix *x, const char *file, int line)
+{
+    const char *broken = ncp_posix_shm_broken(x);
+    if (broken) {
+        fprintf(stderr, "ncpario: %s:%d: shared staging broken: %s\n", file,
+                line, broken);
+        abort();
+    }
+}
 
 int64_t ncp_posix_shm_slot(const ncp_posix *x, int np)
 {
@@ -109,6 +135,7 @@ int ncp_posix_shm_setup(ncp_file *f)
     MPI_Win_sync(st->win);
     /* nobody reserves or hands over before the counters are clear */
     MPI_Barrier(f->comm);
+    NCP_POSIX_SHM_CHECK(x);
     return NC_NOERR;
 }
 
@@ -119,6 +146,7 @@ void ncp_posix_shm_free(ncp_file *f)
     int keep;
     x->stage = NULL;
     x->shm = NCP_SHM_NO;
+    NCP_POSIX_SHM_CHECK(x);
     if (!st) return;
     if (st->kept) {
         ncp_shm_keep_release(st);
@@ -137,6 +165,15 @@ static uint32_t all_arrived(const ncp_shm_stage *x)
     return (uint32_t)x->np * (uint32_t)(x->round / 2 + 1);
 }
 
+#ifndef NDEBUG
+/* The arrivals in aggregator a's half h so far (for the checks). */
+static uint32_t half_arrivals(const ncp_shm_stage *x, int a, int h)
+{
+    return __atomic_load_n(&ncp_shm_half_arrived(x, a, h)->value,
+                           __ATOMIC_ACQUIRE);
+}
+#endif
+
 /* This rank's bytes of stream s in aggregator a's window [lo, hi)
  * (lo == hi: none) into a's current half: FREE -> FILLING -> FULL. */
 static void shm_put(ncp_file *f, const ncp_stream *s, int a, MPI_Offset lo,
@@ -151,6 +188,10 @@ static void shm_put(ncp_file *f, const ncp_stream *s, int a, MPI_Offset lo,
     /* the half last held round - 2: its aggregator must have written it */
     ncp_shm_counter_wait(ncp_shm_written(x, a), (uint32_t)(x->round - 1));
     if (lo < hi) n = ncp_extents_touching(s->ext, lo, hi);
+    /* the half is FREE or FILLING (invariant 2), its pool slot enough
+     * (invariant 3) */
+    assert(half_arrivals(x, a, h) != all_arrived(x));
+    assert(n <= x->slot);
     /* the window was fitted to keep n within slot, so the pool holds
      * every rank's pairs, each list padded to whole lines */
     if (n > 0)
@@ -217,6 +258,8 @@ static int shm_drain(ncp_file *f, MPI_Offset lo)
     int h = (int)(x->round % 2), q, any = 0, err = NC_NOERR;
     const int64_t *head = ncp_shm_half_heads(x, me, h);
     ncp_shm_counter_wait(ncp_shm_half_arrived(x, me, h), all_arrived(x));
+    /* FULL: every rank's part and no more (invariant 2) */
+    assert(half_arrivals(x, me, h) == all_arrived(x));
     for (q = 0; q < x->np; q++, head += NCP_SHM_HEAD_WORDS) {
         x->first[q] = head[0];
         x->first[x->np + q] = head[0] + head[1];
@@ -236,6 +279,7 @@ int ncp_posix_write_by_shm(ncp_file *f, ncp_agg_plan *p, const ncp_stream *s)
     int a, e, werr = NC_NOERR;
     int64_t k;
     MPI_Offset lo, hi, my_lo = 0; /* my_lo: my own window's start */
+    NCP_POSIX_SHM_CHECK(x);
     for (k = 0; k < p->nrounds; k++) {
         for (a = 0; a < x->naggr; a++) {
             ncp_plan_window(p, a, &lo, &hi);
