@@ -4,8 +4,9 @@
  * ranks keep making the same sequence of collective calls whatever fails;
  * a test never branches on a result in a way that could split the ranks.
  * tu_finish() sums the verdicts over the communicator so every rank exits
- * with the same status.  Only the public PnetCDF API is used, so the same
- * programs build against PnetCDF and against ncpario.
+ * with the same status, a failing one when no rank ran a check.  Only the
+ * public PnetCDF API is used, so the same programs build against PnetCDF
+ * and against ncpario.
  */
 #ifndef NCP_TESTUTIL_H
 #define NCP_TESTUTIL_H
@@ -93,17 +94,20 @@ static inline void tu_init(int *argc, char ***argv)
     MPI_Comm_size(MPI_COMM_WORLD, &tu_nranks);
 }
 
-/* Returns the exit status: 0 when no rank saw a failure, 1 otherwise. */
+/* Returns the exit status: 0 when some rank ran a check and none saw a
+ * failure, 1 otherwise; a program that checked nothing proved nothing. */
 static inline int tu_finish(const char *name)
 {
     long long local[2] = {tu_nchecks, tu_nfailed}, total[2] = {0, 0};
     MPI_Allreduce(local, total, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (tu_myrank == 0) {
         printf("%s: %lld checks, %lld failed\n", name, total[0], total[1]);
+        if (total[0] == 0)
+            printf("FAIL %s: no check ran\n", name);
         fflush(stdout);
     }
     MPI_Finalize();
-    return total[1] == 0 ? 0 : 1;
+    return total[1] == 0 && total[0] > 0 ? 0 : 1;
 }
 
 /* The main output file is argv[1]; a missing argument is a failed run, not a
