@@ -11,8 +11,10 @@ With --objects (the library's object files, or the folder holding them,
 e.g. build/CMakeFiles/ncpario_obj.dir/src) it also builds the call graph
 from the symbols each object defines and uses (nm): a call up a layer
 fails (ctest `layers.no_upward_calls`); a cycle between .c files is
-printed, and fails only with --call-cycles-fail.  --graph prints every
-include (and call) edge, for reading.
+printed, and fails only with --call-cycles-fail.  It also fails on a
+public function (ncmpi_*, ncpario_*, cdl_hdr_*) defined outside api/:
+every entry point lives there.  --graph prints every include (and call)
+edge, for reading.
 
 Exit status: 0 clean, 1 a rule is broken, 2 usage or setup error.
 """
@@ -155,11 +157,17 @@ def object_files(objects):
     return out
 
 
-def call_graph(objects, src, nm):
+# The public API's names: every function of these is an entry point of
+# src/api/, which finds the dataset and calls a service below.
+PUBLIC_PREFIXES = ("ncmpi_", "ncpario_", "cdl_hdr_")
+
+
+def call_graph(objects, src, nm, entries_outside=None):
     """{file.c: [file.c]} from the symbols each object defines and uses.
     An object is mapped to its source by the path after its last "src/"
     (CMake names them src/<folder>/<file>.c.o); objects whose source is
-    gone (a stale build) are skipped."""
+    gone (a stale build) are skipped.  entries_outside, a list, gets
+    (file, name) for each public function defined outside api/."""
     defs, uses = {}, {}
     for path in object_files(objects):
         norm = path.replace(os.sep, "/")
@@ -178,6 +186,10 @@ def call_graph(objects, src, nm):
                 uses[rel].add(parts[1])
             elif len(parts) == 3 and parts[1] in "TDBRC":
                 defs[parts[2]] = rel
+                if (entries_outside is not None and parts[1] == "T" and
+                        parts[2].startswith(PUBLIC_PREFIXES) and
+                        layer_of(rel) != "api"):
+                    entries_outside.append((rel, parts[2]))
     return {f: sorted({defs[s] for s in syms if s in defs and defs[s] != f})
             for f, syms in uses.items()}
 
@@ -216,11 +228,15 @@ def main():
         return 2
     bad = report("include", scan_includes(args.src), args.graph)
     if args.objects:
-        calls = call_graph(args.objects, args.src, args.nm)
+        outside = []
+        calls = call_graph(args.objects, args.src, args.nm, outside)
         if not calls:
             print("no object of src/ among --objects", file=sys.stderr)
             return 2
         bad |= report("call", calls, args.graph, args.call_cycles_fail)
+        for f, name in sorted(outside):
+            print(f"entry: {name} defined in {f}, outside api/")
+        bad |= bool(outside)
     print("layers: " + ("BROKEN" if bad else "ok (" + " > ".join(
         n for n, _ in LAYERS) + ")"))
     return 1 if bad else 0

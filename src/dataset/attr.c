@@ -174,12 +174,11 @@ done:
     return err != NC_NOERR ? err : conv;
 }
 
-static int lookup_att(int ncid, int varid, const char *name, ncp_dataset **ds,
+static int lookup_att(ncp_dataset *ds, int varid, const char *name,
                       ncp_attlist **l, ncp_att **a)
 {
     int err, idx = -1;
-    if ((err = ncp_dataset_get(ncid, ds)) != NC_NOERR) return err;
-    if ((err = ncp_attlist_of(*ds, varid, l)) != NC_NOERR) return err;
+    if ((err = ncp_attlist_of(ds, varid, l)) != NC_NOERR) return err;
     if ((err = ncp_find_att_named(*l, name, &idx)) != NC_NOERR) return err;
     if (idx < 0) return NC_ENOTATT;
     *a = &(*l)->a[idx];
@@ -192,8 +191,8 @@ int ncp_att_get(int ncid, int varid, const char *name, void *buf, int mtype)
     ncp_dataset *ds;
     ncp_attlist *l;
     ncp_att *a;
-    if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
-        return err;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if ((err = lookup_att(ds, varid, name, &l, &a)) != NC_NOERR) return err;
     /* Nothing to convert: as in PnetCDF, even a numeric read of an empty
      * NC_CHAR attribute succeeds. */
     if (a->nelems == 0) return NC_NOERR;
@@ -204,65 +203,52 @@ int ncp_att_get(int ncid, int varid, const char *name, void *buf, int mtype)
                      ds->hdr.format);
 }
 
-int ncmpi_inq_att(int ncid, int varid, const char *name, nc_type *xtypep,
-                  MPI_Offset *lenp)
+int ncp_ds_inq_att(ncp_dataset *ds, int varid, const char *name,
+                   nc_type *xtypep, MPI_Offset *lenp)
 {
     int err;
-    ncp_dataset *ds;
     ncp_attlist *l;
     ncp_att *a;
-    if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
-        return err;
+    if ((err = lookup_att(ds, varid, name, &l, &a)) != NC_NOERR) return err;
     if (xtypep) *xtypep = a->xtype;
     if (lenp) *lenp = a->nelems;
     return NC_NOERR;
 }
 
-int ncmpi_inq_atttype(int ncid, int varid, const char *name, nc_type *xtypep)
-{
-    return ncmpi_inq_att(ncid, varid, name, xtypep, NULL);
-}
 
-int ncmpi_inq_attlen(int ncid, int varid, const char *name, MPI_Offset *lenp)
-{
-    return ncmpi_inq_att(ncid, varid, name, NULL, lenp);
-}
-
-int ncmpi_inq_attid(int ncid, int varid, const char *name, int *idp)
+int ncp_ds_inq_attid(ncp_dataset *ds, int varid, const char *name, int *idp)
 {
     int err;
-    ncp_dataset *ds;
     ncp_attlist *l;
     ncp_att *a;
-    if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
-        return err;
+    if ((err = lookup_att(ds, varid, name, &l, &a)) != NC_NOERR) return err;
     if (idp) *idp = (int)(a - l->a);
     return NC_NOERR;
 }
 
-int ncmpi_inq_attname(int ncid, int varid, int attnum, char *name)
+int ncp_ds_inq_attname(ncp_dataset *ds, int varid, int attnum, char *name)
 {
     int err;
-    ncp_dataset *ds;
     ncp_attlist *l;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_attlist_of(ds, varid, &l)) != NC_NOERR) return err;
     if (attnum < 0 || attnum >= l->n) return NC_ENOTATT;
     if (name) strcpy(name, l->a[attnum].name);
     return NC_NOERR;
 }
 
-int ncmpi_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
-                   int varid_out)
+/* The destination is found here, after the attribute: a missing
+ * attribute is reported before a bad ncid_out. */
+int ncp_ds_copy_att(ncp_dataset *src, int varid_in, const char *name,
+                    int ncid_out, int varid_out)
 {
     int err;
-    ncp_dataset *src, *dst;
+    ncp_dataset *dst;
     ncp_attlist *l, *dl;
     ncp_att *a;
     size_t nbytes;
     void *xvalue;
     char *nfc = NULL;
-    if ((err = lookup_att(ncid_in, varid_in, name, &src, &l, &a)) != NC_NOERR)
+    if ((err = lookup_att(src, varid_in, name, &l, &a)) != NC_NOERR)
         goto done;
     if ((err = ncp_dataset_get(ncid_out, &dst)) != NC_NOERR) goto done;
     err = check_put_args(dst, varid_out, name, a->xtype, a->nelems, a->xvalue,
@@ -281,21 +267,18 @@ done:
     return err;
 }
 
-int ncmpi_rename_att(int ncid, int varid, const char *name,
-                     const char *newname)
+int ncp_ds_rename_att(ncp_dataset *ds, int varid, const char *name,
+                      const char *newname)
 {
     int err;
-    ncp_dataset *ds;
     ncp_attlist *l;
     ncp_att *a;
     char *nfc = NULL;
     /* Permission is checked before the attribute is looked up. */
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
     if ((err = ncp_require_write(ds)) != NC_NOERR) goto done;
     err = ncp_safe_att_name(ds, ncp_name_check(newname), varid, name, newname);
     if (err != NC_NOERR) goto done;
-    if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
-        goto done;
+    if ((err = lookup_att(ds, varid, name, &l, &a)) != NC_NOERR) goto done;
     if ((err = ncp_name_for_define(newname, &nfc)) != NC_NOERR) goto done;
     if (ncp_find_att(l, nfc) >= 0) {
         err = NC_ENAMEINUSE;
@@ -313,19 +296,16 @@ done:
     return err;
 }
 
-int ncmpi_del_att(int ncid, int varid, const char *name)
+int ncp_ds_del_att(ncp_dataset *ds, int varid, const char *name)
 {
     int err;
-    ncp_dataset *ds;
     ncp_attlist *l;
     ncp_att *a;
     /* Permission is checked before the attribute is looked up. */
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     err = ncp_safe_att_name(ds, NC_NOERR, varid, name, NULL);
     if (err != NC_NOERR) return err;
-    if ((err = lookup_att(ncid, varid, name, &ds, &l, &a)) != NC_NOERR)
-        return err;
+    if ((err = lookup_att(ds, varid, name, &l, &a)) != NC_NOERR) return err;
     if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
     ncp_hdr_del_att(l, (int)(a - l->a));
     return NC_NOERR;

@@ -13,22 +13,20 @@
 #include "pnetcdf.h"
 
 /* Common prologue: a writable dataset in define mode. */
-static int open_for_define(int ncid, ncp_dataset **ds)
+static int ready_for_define(const ncp_dataset *ds)
 {
-    int err = ncp_dataset_get(ncid, ds);
-    if (err == NC_NOERR) err = ncp_require_define(*ds);
-    if (err == NC_NOERR) err = ncp_require_write(*ds);
+    int err = ncp_require_define(ds);
+    if (err == NC_NOERR) err = ncp_require_write(ds);
     return err;
 }
 
-int ncmpi_def_dim(int ncid, const char *name, MPI_Offset len, int *idp)
+int ncp_ds_def_dim(ncp_dataset *ds, const char *name, MPI_Offset len, int *idp)
 {
     int err;
-    ncp_dataset *ds;
     int64_t maxlen;
     char *nfc = NULL;
 
-    if ((err = open_for_define(ncid, &ds)) != NC_NOERR) goto done;
+    if ((err = ready_for_define(ds)) != NC_NOERR) goto done;
     if ((err = ncp_safe_def_dim(ds, name, len)) != NC_NOERR) goto done;
     if ((err = ncp_name_for_define(name, &nfc)) != NC_NOERR) goto done;
     if (ncp_hdr_find_dim(&ds->hdr, nfc) >= 0) {
@@ -46,14 +44,13 @@ done:
     return err;
 }
 
-int ncmpi_def_var(int ncid, const char *name, nc_type xtype, int ndims,
-                  const int *dimids, int *varidp)
+int ncp_ds_def_var(ncp_dataset *ds, const char *name, nc_type xtype,
+                   int ndims, const int *dimids, int *varidp)
 {
     int err;
-    ncp_dataset *ds;
     char *nfc = NULL;
 
-    if ((err = open_for_define(ncid, &ds)) != NC_NOERR) goto done;
+    if ((err = ready_for_define(ds)) != NC_NOERR) goto done;
     err = ncp_safe_def_var(ds, name, xtype, ndims, dimids);
     if (err != NC_NOERR) goto done;
     if ((err = ncp_name_for_define(name, &nfc)) != NC_NOERR) goto done;
@@ -91,12 +88,10 @@ static int rename_done(ncp_dataset *ds)
     return ncp_header_write(ds);
 }
 
-int ncmpi_rename_dim(int ncid, int dimid, const char *newname)
+int ncp_ds_rename_dim(ncp_dataset *ds, int dimid, const char *newname)
 {
     int err;
-    ncp_dataset *ds;
     char *nfc = NULL;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
     if ((err = ncp_safe_rename_dim(ds, dimid, newname))) goto done;
     if (dimid < 0 || dimid >= ds->hdr.ndims) {
         err = NC_EBADDIM;
@@ -116,13 +111,11 @@ done:
     return err;
 }
 
-int ncmpi_rename_var(int ncid, int varid, const char *newname)
+int ncp_ds_rename_var(ncp_dataset *ds, int varid, const char *newname)
 {
     int err;
-    ncp_dataset *ds;
     ncp_var *v;
     char *nfc = NULL;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) goto done;
     if ((err = ncp_safe_rename_var(ds, varid, newname))) goto done;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) goto done;
     err = rename_prologue(ds, v->name, newname, &nfc);

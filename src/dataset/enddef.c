@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ncp_dataset.h"
+#include "../util/ncp_errors.h"
 #include "ncp_safe.h"
 #include "pnetcdf.h"
 
@@ -127,7 +128,7 @@ static int settle_mismatch(const ncp_dataset *ds, int consistency)
         fprintf(stderr, "ncpario: warning: processes defined %s differently "
                         "(%s); rank 0's definitions were kept\n",
                 ds->file.path ? ds->file.path : "a dataset",
-                ncpario_strerror_detail(consistency));
+                ncp_strerror_detail(consistency));
     return NC_NOERR;
 }
 
@@ -223,21 +224,16 @@ int ncp_enddef(ncp_dataset *ds, const ncp_layout_params *forced)
     return enddef_agreed(ds, forced);
 }
 
-int ncmpi_enddef(int ncid)
+int ncp_ds_enddef(ncp_dataset *ds)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     return ncp_enddef(ds, NULL);
 }
 
-int ncmpi__enddef(int ncid, MPI_Offset h_minfree, MPI_Offset v_align,
-                  MPI_Offset v_minfree, MPI_Offset r_align)
+int ncp_ds__enddef(ncp_dataset *ds, MPI_Offset h_minfree,
+                         MPI_Offset v_align, MPI_Offset v_minfree,
+                         MPI_Offset r_align)
 {
-    int err;
-    ncp_dataset *ds;
     ncp_layout_params p;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (h_minfree < 0 || v_align < 0 || v_minfree < 0 || r_align < 0)
         return NC_EINVAL;
     p.h_minfree = h_minfree;

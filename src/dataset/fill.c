@@ -103,11 +103,9 @@ void ncp_fill_mark_opened(ncp_dataset *ds)
         ds->hdr.vars[i].fill_mode = NCP_VFILL_ON;
 }
 
-int ncmpi_set_fill(int ncid, int fillmode, int *old_modep)
+int ncp_ds_set_fill(ncp_dataset *ds, int fillmode, int *old_modep)
 {
     int err, i;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
     if ((err = ncp_safe_set_fill(ds, fillmode)) != NC_NOERR) return err;
@@ -124,13 +122,11 @@ int ncmpi_set_fill(int ncid, int fillmode, int *old_modep)
     return NC_NOERR;
 }
 
-int ncmpi_def_var_fill(int ncid, int varid, int no_fill,
-                       const void *fill_value)
+int ncp_ds_def_var_fill(ncp_dataset *ds, int varid, int no_fill,
+                        const void *fill_value)
 {
     int err;
-    ncp_dataset *ds;
     ncp_var *v;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_define(ds)) != NC_NOERR) return err;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;
     err = ncp_safe_def_var_fill(ds, varid, no_fill, fill_value);
@@ -139,8 +135,8 @@ int ncmpi_def_var_fill(int ncid, int varid, int no_fill,
     /* As in PnetCDF, turning fill off ignores the value: no attribute is
        written, so none can come too late either. */
     if (!no_fill && fill_value) {
-        err = ncp_att_put(ncid, varid, "_FillValue", v->xtype, 1, fill_value,
-                          NCP_M_FLEX);
+        err = ncp_att_put(ds->ncid, varid, "_FillValue", v->xtype, 1,
+                          fill_value, NCP_M_FLEX);
         if (err != NC_NOERR) return err;
         v = &ds->hdr.vars[varid];
     }
@@ -148,13 +144,12 @@ int ncmpi_def_var_fill(int ncid, int varid, int no_fill,
     return NC_NOERR;
 }
 
-int ncmpi_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_value)
+int ncp_ds_inq_var_fill(ncp_dataset *ds, int varid, int *no_fill,
+                        void *fill_value)
 {
     int err;
-    ncp_dataset *ds;
     ncp_var *v;
     unsigned char x[8];
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
     if (no_fill) *no_fill = !var_fill_on(ds, v);
     if (fill_value) {
@@ -165,12 +160,10 @@ int ncmpi_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_value)
     return err;
 }
 
-int ncmpi_fill_var_rec(int ncid, int varid, MPI_Offset recno)
+int ncp_ds_fill_var_rec(ncp_dataset *ds, int varid, MPI_Offset recno)
 {
     int err;
-    ncp_dataset *ds;
     ncp_var *v;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
     if (!v->is_record) return NC_ENOTRECVAR;
     if ((err = ncp_require_write(ds)) != NC_NOERR) return err;

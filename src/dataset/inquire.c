@@ -15,11 +15,9 @@ static int count_rec_vars(const ncp_header *h)
     return n;
 }
 
-int ncmpi_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimp)
+int ncp_ds_inq(ncp_dataset *ds, int *ndimsp, int *nvarsp, int *nattsp,
+               int *unlimp)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ndimsp) *ndimsp = ds->hdr.ndims;
     if (nvarsp) *nvarsp = ds->hdr.nvars;
     if (nattsp) *nattsp = ds->hdr.gatts.n;
@@ -27,27 +25,18 @@ int ncmpi_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimp)
     return NC_NOERR;
 }
 
-int ncmpi_inq_ndims(int ncid, int *p) { return ncmpi_inq(ncid, p, NULL, NULL, NULL); }
-int ncmpi_inq_nvars(int ncid, int *p) { return ncmpi_inq(ncid, NULL, p, NULL, NULL); }
-int ncmpi_inq_natts(int ncid, int *p) { return ncmpi_inq(ncid, NULL, NULL, p, NULL); }
-int ncmpi_inq_unlimdim(int ncid, int *p) { return ncmpi_inq(ncid, NULL, NULL, NULL, p); }
 
-int ncmpi_inq_dimid(int ncid, const char *name, int *idp)
+int ncp_ds_inq_dimid(ncp_dataset *ds, const char *name, int *idp)
 {
     int err, i = -1;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_find_dim_named(ds, name, &i)) != NC_NOERR) return err;
     if (i < 0) return NC_EBADDIM;
     if (idp) *idp = i;
     return NC_NOERR;
 }
 
-int ncmpi_inq_dim(int ncid, int dimid, char *name, MPI_Offset *lenp)
+int ncp_ds_inq_dim(ncp_dataset *ds, int dimid, char *name, MPI_Offset *lenp)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (dimid < 0 || dimid >= ds->hdr.ndims) return NC_EBADDIM;
     if (name) strcpy(name, ds->hdr.dims[dimid].name);
     if (lenp)
@@ -56,34 +45,20 @@ int ncmpi_inq_dim(int ncid, int dimid, char *name, MPI_Offset *lenp)
     return NC_NOERR;
 }
 
-int ncmpi_inq_dimname(int ncid, int dimid, char *name)
-{
-    return ncmpi_inq_dim(ncid, dimid, name, NULL);
-}
-
-int ncmpi_inq_dimlen(int ncid, int dimid, MPI_Offset *lenp)
-{
-    return ncmpi_inq_dim(ncid, dimid, NULL, lenp);
-}
-
-int ncmpi_inq_varid(int ncid, const char *name, int *varidp)
+int ncp_ds_inq_varid(ncp_dataset *ds, const char *name, int *varidp)
 {
     int err, i = -1;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_find_var_named(ds, name, &i)) != NC_NOERR) return err;
     if (i < 0) return NC_ENOTVAR;
     if (varidp) *varidp = i;
     return NC_NOERR;
 }
 
-int ncmpi_inq_var(int ncid, int varid, char *name, nc_type *xtypep,
-                  int *ndimsp, int *dimids, int *nattsp)
+int ncp_ds_inq_var(ncp_dataset *ds, int varid, char *name, nc_type *xtypep,
+                   int *ndimsp, int *dimids, int *nattsp)
 {
     int err;
-    ncp_dataset *ds;
     ncp_var *v;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
     if (name) strcpy(name, v->name);
     if (xtypep) *xtypep = v->xtype;
@@ -94,109 +69,57 @@ int ncmpi_inq_var(int ncid, int varid, char *name, nc_type *xtypep,
     return NC_NOERR;
 }
 
-int ncmpi_inq_varname(int ncid, int varid, char *name)
+int ncp_ds_inq_num_rec_vars(ncp_dataset *ds, int *nvarsp)
 {
-    return ncmpi_inq_var(ncid, varid, name, NULL, NULL, NULL, NULL);
-}
-
-int ncmpi_inq_vartype(int ncid, int varid, nc_type *xtypep)
-{
-    return ncmpi_inq_var(ncid, varid, NULL, xtypep, NULL, NULL, NULL);
-}
-
-int ncmpi_inq_varndims(int ncid, int varid, int *ndimsp)
-{
-    return ncmpi_inq_var(ncid, varid, NULL, NULL, ndimsp, NULL, NULL);
-}
-
-int ncmpi_inq_vardimid(int ncid, int varid, int *dimids)
-{
-    return ncmpi_inq_var(ncid, varid, NULL, NULL, NULL, dimids, NULL);
-}
-
-int ncmpi_inq_varnatts(int ncid, int varid, int *nattsp)
-{
-    if (varid == NC_GLOBAL) return ncmpi_inq_natts(ncid, nattsp);
-    return ncmpi_inq_var(ncid, varid, NULL, NULL, NULL, NULL, nattsp);
-}
-
-int ncmpi_inq_num_rec_vars(int ncid, int *nvarsp)
-{
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (nvarsp) *nvarsp = count_rec_vars(&ds->hdr);
     return NC_NOERR;
 }
 
-int ncmpi_inq_num_fix_vars(int ncid, int *nvarsp)
+int ncp_ds_inq_num_fix_vars(ncp_dataset *ds, int *nvarsp)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (nvarsp) *nvarsp = ds->hdr.nvars - count_rec_vars(&ds->hdr);
     return NC_NOERR;
 }
 
-/* Layout answers reflect the last enddef; before the first one they are
- * zero, as PnetCDF reports them in define mode. */
-static int layout_ready(int ncid, ncp_dataset **ds)
-{
-    return ncp_dataset_get(ncid, ds);
-}
+/* Layout answers (recsize, a variable's offset, the header's size and
+ * extent) reflect the last enddef; before the first one they are zero,
+ * as PnetCDF reports them in define mode. */
 
-int ncmpi_inq_recsize(int ncid, MPI_Offset *recsize)
+int ncp_ds_inq_recsize(ncp_dataset *ds, MPI_Offset *recsize)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = layout_ready(ncid, &ds)) != NC_NOERR) return err;
     if (recsize) *recsize = ds->hdr.recsize;
     return NC_NOERR;
 }
 
-int ncmpi_inq_varoffset(int ncid, int varid, MPI_Offset *offset)
+int ncp_ds_inq_varoffset(ncp_dataset *ds, int varid, MPI_Offset *offset)
 {
     int err;
-    ncp_dataset *ds;
     ncp_var *v;
-    if ((err = layout_ready(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_var_get(ds, varid, &v)) != NC_NOERR) return err;
     if (offset) *offset = v->begin;
     return NC_NOERR;
 }
 
-int ncmpi_inq_header_size(int ncid, MPI_Offset *size)
+int ncp_ds_inq_header_size(ncp_dataset *ds, MPI_Offset *size)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = layout_ready(ncid, &ds)) != NC_NOERR) return err;
     if (size) *size = ds->hdr.xsz;
     return NC_NOERR;
 }
 
-int ncmpi_inq_header_extent(int ncid, MPI_Offset *extent)
+int ncp_ds_inq_header_extent(ncp_dataset *ds, MPI_Offset *extent)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = layout_ready(ncid, &ds)) != NC_NOERR) return err;
     if (extent) *extent = ds->hdr.begin_var;
     return NC_NOERR;
 }
 
-int ncmpi_inq_put_size(int ncid, MPI_Offset *size)
+int ncp_ds_inq_put_size(ncp_dataset *ds, MPI_Offset *size)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (size) *size = ds->put_bytes;
     return NC_NOERR;
 }
 
-int ncmpi_inq_get_size(int ncid, MPI_Offset *size)
+int ncp_ds_inq_get_size(ncp_dataset *ds, MPI_Offset *size)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (size) *size = ds->get_bytes;
     return NC_NOERR;
 }
@@ -210,12 +133,11 @@ static int info_int(MPI_Info info, const char *key)
     return flag ? atoi(val) : 0;
 }
 
-int ncmpi_inq_striping(int ncid, int *striping_size, int *striping_count)
+int ncp_ds_inq_striping(ncp_dataset *ds, int *striping_size,
+                        int *striping_count)
 {
     int err;
-    ncp_dataset *ds;
     MPI_Info info;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_io_get_info(&ds->file, &info)) != NC_NOERR) return err;
     if (striping_size) *striping_size = info_int(info, "striping_unit");
     if (striping_count) *striping_count = info_int(info, "striping_factor");
@@ -230,11 +152,8 @@ static int format_code(int cdf)
     return NC_FORMAT_CLASSIC;
 }
 
-int ncmpi_inq_format(int ncid, int *formatp)
+int ncp_ds_inq_format(ncp_dataset *ds, int *formatp)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (formatp) *formatp = format_code(ds->hdr.format);
     return NC_NOERR;
 }
@@ -242,7 +161,7 @@ int ncmpi_inq_format(int ncid, int *formatp)
 /* Reads the 8-byte signature alone (and, for HDF5, the signatures after
  * a user block); does not validate the header.  A file too short for a
  * signature is NC_EFILE, as in PnetCDF. */
-int ncmpi_inq_file_format(const char *filename, int *formatp)
+int ncp_ds_inq_file_format(const char *filename, int *formatp)
 {
     unsigned char sig[8] = {0};
     MPI_File fh;
@@ -278,11 +197,8 @@ int ncmpi_inq_file_format(const char *filename, int *formatp)
 }
 
 /* The file's format as the create-mode flag that selects it. */
-int ncmpi_inq_version(int ncid, int *nc_mode)
+int ncp_ds_inq_version(ncp_dataset *ds, int *nc_mode)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (!nc_mode) return NC_NOERR;
     switch (ds->hdr.format) {
     case NCP_CDF5: *nc_mode = NC_64BIT_DATA; break;
@@ -292,24 +208,9 @@ int ncmpi_inq_version(int ncid, int *nc_mode)
     return NC_NOERR;
 }
 
-int ncmpi_inq_files_opened(int *num, int *ncids)
+int ncp_ds_inq_files_opened(int *num, int *ncids)
 {
     if (!num) return NC_EINVAL;
     return ncp_dataset_ids(num, ncids);
 }
 
-/* PnetCDF tracks its allocations only when built for debugging; like its
- * ordinary builds, ncpario does not. */
-int ncmpi_inq_malloc_size(MPI_Offset *size)
-{
-    (void)size;
-    return NC_ENOTENABLED;
-}
-
-int ncmpi_inq_malloc_max_size(MPI_Offset *size)
-{
-    (void)size;
-    return NC_ENOTENABLED;
-}
-
-int ncmpi_inq_malloc_list(void) { return NC_ENOTENABLED; }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ncp_dataset.h"
+#include "../util/ncp_errors.h"
 #include "../io/ncp_journal.h"
 #include "pnetcdf.h"
 
@@ -16,7 +17,7 @@
  * table it is state the API itself defines as global. */
 static int default_format = NC_FORMAT_CLASSIC;
 
-int ncmpi_set_default_format(int format, int *old_formatp)
+int ncp_ds_set_default_format(int format, int *old_formatp)
 {
     if (old_formatp) *old_formatp = default_format;
     if (format != NC_FORMAT_CLASSIC && format != NC_FORMAT_CDF2 &&
@@ -26,7 +27,7 @@ int ncmpi_set_default_format(int format, int *old_formatp)
     return NC_NOERR;
 }
 
-int ncmpi_inq_default_format(int *formatp)
+int ncp_ds_inq_default_format(int *formatp)
 {
     if (!formatp) return NC_EINVAL;
     *formatp = default_format;
@@ -134,7 +135,7 @@ static void settle_journal(MPI_Comm comm, const char *path, int remove_only)
         if (err != NC_NOERR)
             fprintf(stderr, "ncpario: %s: an interrupted enddef's journal "
                     "could not be rolled back (%s)\n", path,
-                    ncpario_strerror_detail(err));
+                    ncp_strerror_detail(err));
         else if (rolled)
             fprintf(stderr, "ncpario: %s: an interrupted enddef was rolled "
                     "back\n", path);
@@ -150,8 +151,8 @@ static int check_cmode(int cmode)
     return NC_NOERR;
 }
 
-int ncmpi_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
-                 int *ncidp)
+int ncp_ds_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
+                  int *ncidp)
 {
     int err, mode_err;
     ncp_dataset *ds = NULL;
@@ -193,8 +194,8 @@ done:
     return mode_err;
 }
 
-int ncmpi_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
-               int *ncidp)
+int ncp_ds_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
+                int *ncidp)
 {
     int err, mode_err;
     ncp_dataset *ds = NULL;
@@ -294,7 +295,7 @@ int ncp_dataset_abort(int ncid)
     return err;
 }
 
-int ncmpi_delete(const char *filename, MPI_Info info)
+int ncp_ds_delete(const char *filename, MPI_Info info)
 {
     int mpierr;
     if (!filename) return NC_EINVAL;
@@ -339,11 +340,8 @@ int ncp_dataset_flush(int ncid)
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
 
-int ncmpi_begin_indep_data(int ncid)
+int ncp_ds_begin_indep_data(ncp_dataset *ds)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
     ds->flags |= NCP_F_INDEP; /* already independent: a no-op */
     return NC_NOERR;
@@ -360,21 +358,16 @@ int ncp_dataset_end_indep(int ncid)
     return settle_numrecs(ds, 1);
 }
 
-int ncmpi_inq_path(int ncid, int *pathlen, char *path)
+int ncp_ds_inq_path(ncp_dataset *ds, int *pathlen, char *path)
 {
-    int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (pathlen) *pathlen = (int)strlen(ds->file.path);
     if (path) strcpy(path, ds->file.path);
     return NC_NOERR;
 }
 
-int ncmpi_inq_file_info(int ncid, MPI_Info *info_used)
+int ncp_ds_inq_file_info(ncp_dataset *ds, MPI_Info *info_used)
 {
     int err;
-    ncp_dataset *ds;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (!info_used) return NC_NOERR; /* nothing asked, as in PnetCDF */
     err = ncp_io_get_info(&ds->file, info_used);
     if (err == NC_NOERR)
@@ -384,7 +377,3 @@ int ncmpi_inq_file_info(int ncid, MPI_Info *info_used)
     return err;
 }
 
-int ncmpi_get_file_info(int ncid, MPI_Info *info_used)
-{
-    return ncmpi_inq_file_info(ncid, info_used);
-}

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "ncp_dataset.h"
+#include "../util/ncp_errors.h"
 #include "../base/ncp_grow.h"
 #include "../io/ncp_journal.h"
 #include "pnetcdf.h"
@@ -235,7 +236,7 @@ static void journal_begin(ncp_dataset *ds, ncp_journal *j,
             (void)ncp_journal_close(j, 1);
             fprintf(stderr, "ncpario: warning: no journal for %s (%s); "
                     "this enddef is not atomic\n", ds->file.path,
-                    ncpario_strerror_detail(made ? err : NC_EFILE));
+                    ncp_strerror_detail(made ? err : NC_EFILE));
         }
         (void)ncp_journal_close(j, 0);
     }

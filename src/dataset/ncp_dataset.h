@@ -203,4 +203,29 @@ int ncp_find_att_named(ncp_attlist *l, const char *name, int *pos);
  * CDF-1/2 file. */
 int ncp_type_check(int xtype, int format);
 
+/* The services behind the public calls on one open dataset, found by
+ * src/api/entry.c (ncp_ds_entries.def lists them), and those on no
+ * dataset yet. */
+#define NCP_UNPACK(...) __VA_ARGS__
+#define NCP_DS(name, params, args) \
+    int ncp_ds_##name(ncp_dataset *ds, NCP_UNPACK params);
+#define NCP_DS0(name) int ncp_ds_##name(ncp_dataset *ds);
+#include "ncp_ds_entries.def"
+#undef NCP_DS
+#undef NCP_DS0
+int ncp_ds_create(MPI_Comm comm, const char *path, int cmode, MPI_Info info,
+                  int *ncidp);
+int ncp_ds_open(MPI_Comm comm, const char *path, int omode, MPI_Info info,
+                int *ncidp);
+int ncp_ds_delete(const char *filename, MPI_Info info);
+int ncp_ds_set_default_format(int format, int *old_formatp);
+int ncp_ds_inq_default_format(int *formatp);
+int ncp_ds_inq_file_format(const char *filename, int *formatp);
+int ncp_ds_inq_files_opened(int *num, int *ncids);
+int ncp_ds_inq_profile(ncp_dataset *ds, ncpario_profile *prof);
+/* A source attribute missing is reported before a bad ncid_out, so the
+ * destination is found by the service. */
+int ncp_ds_copy_att(ncp_dataset *src, int varid_in, const char *name,
+                    int ncid_out, int varid_out);
+
 #endif

@@ -1,5 +1,5 @@
 /*
- * profile.c -- the per-dataset counters (ncpario.h): ncpario_inq_profile,
+ * profile.c -- the per-dataset counters (ncpario.h): ncpario_inq_profile's,
  * and the NCPARIO_PROFILE=1 report at close: every rank's counters summed,
  * and the slowest rank's times, printed by rank 0 on stderr so that it
  * never mixes with a program's own output.
@@ -29,11 +29,8 @@ static void profile_collect(const ncp_dataset *ds, ncpario_profile *p)
     p->driver_shm_rounds_write = shm_rounds;
 }
 
-int ncpario_inq_profile(int ncid, ncpario_profile *prof)
+int ncp_ds_inq_profile(ncp_dataset *ds, ncpario_profile *prof)
 {
-    ncp_dataset *ds;
-    int err;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (!prof) return NC_EINVAL;
     profile_collect(ds, prof);
     return NC_NOERR;

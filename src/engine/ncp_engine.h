@@ -161,4 +161,13 @@ void ncp_spare_lists_adopt(ncp_flush_keep *lists);
  * (0 for an ncid that names no open dataset). */
 int ncp_queue_discard(int ncid);
 
+/* The services behind the queue's and the bput buffer's public calls,
+ * found by src/api/entry.c (ncp_eng_entries.def lists them). */
+#define NCP_ENG(name, params, args) \
+    int ncp_eng_##name(ncp_dataset *ds, NCP_UNPACK params);
+#define NCP_ENG0(name) int ncp_eng_##name(ncp_dataset *ds);
+#include "ncp_eng_entries.def"
+#undef NCP_ENG
+#undef NCP_ENG0
+
 #endif

@@ -300,13 +300,11 @@ static int indep_wait(ncp_dataset *ds, ncp_op **ops, int n, int *taken)
     return err;
 }
 
-static int wait_common(int ncid, int num, int *reqs, int *statuses,
+static int wait_common(ncp_dataset *ds, int num, int *reqs, int *statuses,
                        int collective)
 {
-    ncp_dataset *ds;
     ncp_op **ops = NULL;
     int *codes = statuses, n = 0, err, i, taken = 0;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if ((err = ncp_require_data(ds, collective)) != NC_NOERR) return err;
     /* as PnetCDF: a negative num other than the NC_*REQ_ALL ones waits
        for nothing (cancel refuses it) */
@@ -345,22 +343,20 @@ static int wait_common(int ncid, int num, int *reqs, int *statuses,
     return err;
 }
 
-int ncmpi_wait_all(int ncid, int num, int *reqs, int *statuses)
+int ncp_eng_wait_all(ncp_dataset *ds, int num, int *reqs, int *statuses)
 {
-    return wait_common(ncid, num, reqs, statuses, 1);
+    return wait_common(ds, num, reqs, statuses, 1);
 }
 
-int ncmpi_wait(int ncid, int num, int *reqs, int *statuses)
+int ncp_eng_wait(ncp_dataset *ds, int num, int *reqs, int *statuses)
 {
-    return wait_common(ncid, num, reqs, statuses, 0);
+    return wait_common(ds, num, reqs, statuses, 0);
 }
 
-int ncmpi_cancel(int ncid, int num, int *reqs, int *statuses)
+int ncp_eng_cancel(ncp_dataset *ds, int num, int *reqs, int *statuses)
 {
-    ncp_dataset *ds;
     ncp_op **ops = NULL;
     int n = 0, err, i, k;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     err = take_named(&ds->queue, num, reqs, statuses, &ops, &n);
     for (k = 0; k < n; k++)
         ops[k]->status = NC_EINVAL_REQUEST; /* nothing moved, nothing unpacked */
@@ -391,22 +387,16 @@ int ncp_queue_discard(int ncid)
     return ids;
 }
 
-int ncmpi_inq_nreqs(int ncid, int *nreqs)
+int ncp_eng_inq_nreqs(ncp_dataset *ds, int *nreqs)
 {
-    ncp_dataset *ds;
-    int err;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (nreqs) *nreqs = count_ids(ds->queue.ops, ds->queue.n);
     return NC_NOERR;
 }
 
 /* --- the bput buffer ------------------------------------------------------ */
 
-int ncmpi_buffer_attach(int ncid, MPI_Offset bufsize)
+int ncp_eng_buffer_attach(ncp_dataset *ds, MPI_Offset bufsize)
 {
-    ncp_dataset *ds;
-    int err;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->queue.bput_size >= 0) return NC_EPREVATTACHBUF;
     if (bufsize <= 0) return NC_ENULLBUF;
     ds->queue.bput_size = bufsize;
@@ -414,11 +404,9 @@ int ncmpi_buffer_attach(int ncid, MPI_Offset bufsize)
     return NC_NOERR;
 }
 
-int ncmpi_buffer_detach(int ncid)
+int ncp_eng_buffer_detach(ncp_dataset *ds)
 {
-    ncp_dataset *ds;
-    int err, k;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    int k;
     if (ds->queue.bput_size < 0) return NC_ENULLABUF;
     for (k = 0; k < ds->queue.n; k++)
         if (ds->queue.ops[k]->is_bput) return NC_EPENDINGBPUT;
@@ -427,21 +415,15 @@ int ncmpi_buffer_detach(int ncid)
     return NC_NOERR;
 }
 
-int ncmpi_inq_buffer_usage(int ncid, MPI_Offset *usage)
+int ncp_eng_inq_buffer_usage(ncp_dataset *ds, MPI_Offset *usage)
 {
-    ncp_dataset *ds;
-    int err;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->queue.bput_size < 0) return NC_ENULLABUF;
     if (usage) *usage = ds->queue.bput_used;
     return NC_NOERR;
 }
 
-int ncmpi_inq_buffer_size(int ncid, MPI_Offset *buf_size)
+int ncp_eng_inq_buffer_size(ncp_dataset *ds, MPI_Offset *buf_size)
 {
-    ncp_dataset *ds;
-    int err;
-    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->queue.bput_size < 0) return NC_ENULLABUF;
     if (buf_size) *buf_size = ds->queue.bput_size;
     return NC_NOERR;

@@ -558,7 +558,7 @@ int ncp_error_known(int err)
 
 /* PnetCDF's text for a code it does not know: the code right-aligned in
  * five columns, then a newline, which programs that print it rely on. */
-const char *ncmpi_strerror(int err)
+const char *ncp_strerror(int err)
 {
     static _Thread_local char unknown[64];
     const char *name, *pnc_msg = NULL, *msg;
@@ -572,7 +572,7 @@ const char *ncmpi_strerror(int err)
     return unknown;
 }
 
-const char *ncpario_strerror_detail(int err)
+const char *ncp_strerror_detail(int err)
 {
     const char *name, *pnc_msg, *msg = "Unknown status code";
 
@@ -585,7 +585,7 @@ const char *ncpario_strerror_detail(int err)
 /* The code's constant name; numbered texts where PnetCDF prints them.
  * PnetCDF 1.12.3 has strerror texts for netCDF 4.8's codes NC_ENCZARR to
  * NC_EPLUGIN but no names, so they are unknown here. */
-const char *ncmpi_strerrno(int err)
+const char *ncp_strerrno(int err)
 {
     static _Thread_local char numbered[320];
     const char *name, *pnc_msg = NULL, *msg;
@@ -602,12 +602,12 @@ const char *ncmpi_strerrno(int err)
 }
 
 /* Programs parse the leading version number, as PnetCDF prints it. */
-const char *ncmpi_inq_libvers(void)
+const char *ncp_libvers(void)
 {
     return PNETCDF_VERSION " (ncpario " NCPARIO_VERSION ")";
 }
 
-const char *ncpario_version(void)
+const char *ncp_version(void)
 {
     return NCPARIO_VERSION;
 }

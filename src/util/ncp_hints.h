@@ -7,7 +7,9 @@
  * ncp_hints_read when it opens a file; the table says how a value is
  * parsed, its range and default, and what a bad one does.
  *
- * This is the only place that reads the environment.
+ * This is the only place that reads the environment, but for the test
+ * builds' NCPARIO_TEST_FAULT (io/fault.c) and NCPARIO_TEST_CRASH
+ * (io/crash.c).
  */
 #ifndef NCP_HINTS_H
 #define NCP_HINTS_H
