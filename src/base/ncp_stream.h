@@ -10,7 +10,7 @@
 #define NCP_STREAM_H
 
 #include "ncp_extents.h"
-#include "ncp_kmerge.h"
+#include "ncp_runmerge.h"
 
 typedef struct ncp_stream {
     const ncp_extents *ext, *mem;

@@ -11,7 +11,7 @@
 static int before(ncp_runmerge *m, int64_t a, int64_t i, int64_t b,
                   int64_t j)
 {
-    MPI_Offset ki = m->key[a][i], kj = m->key[b][j];
+    MPI_Offset ki = m->key[a][i * m->stride], kj = m->key[b][j * m->stride];
     m->compares++;
     return ki < kj || (ki == kj && a < b);
 }
@@ -63,6 +63,11 @@ int ncp_runmerge_init(ncp_runmerge *m, int64_t nruns,
 {
     int64_t r;
     m->key = key;
+    m->stride = 1;
+    m->pair_keys = NULL;
+    m->first = NULL;
+    m->run = -1;
+    m->at = m->to = 0;
     m->n = m->compares = 0;
     m->next = malloc((size_t)(nruns > 0 ? nruns : 1) * 3 * sizeof(int64_t));
     if (!m->next) return NC_ENOMEM;
@@ -98,9 +103,43 @@ int ncp_runmerge_next(ncp_runmerge *m, int64_t *run, int64_t *from,
     return 1;
 }
 
+int ncp_runmerge_init_pairs(ncp_runmerge *m, int nruns,
+                            const MPI_Offset *pairs, const int64_t *first,
+                            const int64_t *end)
+{
+    const MPI_Offset **keys =
+        malloc((size_t)(nruns > 0 ? nruns : 1) * sizeof(*keys));
+    int64_t *count = malloc((size_t)(nruns > 0 ? nruns : 1) * sizeof(*count));
+    int err = NC_ENOMEM, q;
+    m->next = NULL;
+    if (keys && count) {
+        for (q = 0; q < nruns; q++) {
+            keys[q] = pairs + 2 * first[q];
+            count[q] = end[q] - first[q];
+        }
+        err = ncp_runmerge_init(m, nruns, (const MPI_Offset *const *)keys,
+                                count);
+    }
+    free(count);
+    m->stride = 2;
+    m->pair_keys = keys;
+    m->first = first;
+    return err;
+}
+
+int ncp_runmerge_pop(ncp_runmerge *m, int64_t *i)
+{
+    if (m->at == m->to && !ncp_runmerge_next(m, &m->run, &m->at, &m->to))
+        return -1;
+    *i = m->first[m->run] + m->at++;
+    return (int)m->run;
+}
+
 void ncp_runmerge_free(ncp_runmerge *m)
 {
     free(m->next);
+    free(m->pair_keys);
     m->next = m->end = m->heap = NULL;
+    m->pair_keys = NULL;
     m->n = 0;
 }

@@ -432,12 +432,13 @@ static int inbox_write(int fd, int np, msg_inbox *in)
 {
     msg_writer *w = calloc(1, sizeof(*w));
     int64_t *taken = calloc((size_t)np, sizeof(int64_t)), i;
-    ncp_kmerge m;
-    int q, err = ncp_kmerge_init(&m, np, in->pairs, in->pairs_at);
+    ncp_runmerge m;
+    int q, err = ncp_runmerge_init_pairs(&m, np, in->pairs, in->pairs_at,
+                                         in->pairs_at + 1);
     if (!w || !taken) err = NC_ENOMEM;
     if (err == NC_NOERR) {
         w->fd = fd;
-        while ((q = ncp_kmerge_pop(&m, &i)) >= 0) {
+        while ((q = ncp_runmerge_pop(&m, &i)) >= 0) {
             writer_add(w, in->pairs[2 * i], in->pairs[2 * i + 1],
                        in->stage + in->stage_at[q] + taken[q]);
             taken[q] += in->pairs[2 * i + 1];
@@ -445,7 +446,7 @@ static int inbox_write(int fd, int np, msg_inbox *in)
         writer_flush(w);
         err = w->err;
     }
-    ncp_kmerge_free(&m);
+    ncp_runmerge_free(&m);
     free(w);
     free(taken);
     return err;

@@ -232,11 +232,11 @@ static int write_union(ncp_file *f, int h, MPI_Offset lo)
     const MPI_Offset *pairs = ncp_shm_half_pool(x, f->posix->my_aggr, h);
     char *data = ncp_shm_half_data(x, f->posix->my_aggr, h);
     MPI_Offset run = 0, end = -1; /* the run being gathered */
-    ncp_kmerge m;
+    ncp_runmerge m;
     int64_t i;
-    int err = ncp_kmerge_init_ranges(&m, x->np, pairs, x->first,
-                                     x->first + x->np);
-    while (err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
+    int err = ncp_runmerge_init_pairs(&m, x->np, pairs, x->first,
+                                      x->first + x->np);
+    while (err == NC_NOERR && ncp_runmerge_pop(&m, &i) >= 0) {
         const MPI_Offset *pair = pairs + 2 * i;
         if (pair[0] > end) { /* a hole: write the run so far */
             err = write_run(f->fd, data, lo, run, end);
@@ -245,7 +245,7 @@ static int write_union(ncp_file *f, int h, MPI_Offset lo)
         if (pair[0] + pair[1] > end) end = pair[0] + pair[1];
     }
     if (err == NC_NOERR) err = write_run(f->fd, data, lo, run, end);
-    ncp_kmerge_free(&m);
+    ncp_runmerge_free(&m);
     return err;
 }
 

@@ -7,7 +7,10 @@
  * stable sort by (key, run, place).  The comparisons counted must stay
  * within O(n log k) for n keys in k runs, and within a few per stretch
  * where runs interleave in long stretches, so a quadratic merge or one
- * that compares every key fails here without a timing.
+ * that compares every key fails here without a timing.  Pair lists (an
+ * aggregator's: (offset, length) pairs, each rank's a range of one
+ * array, ranges apart or abutting) must pop one pair at a time in the
+ * same order.
  *
  * Prints "N passed, M failed"; exit status 0 only when M is 0.
  */
@@ -125,8 +128,55 @@ static int64_t stretch_case(int64_t k, int64_t s, int64_t len)
     return cmp;
 }
 
+/* k ranks' pair lists in one array, rank q's at [first[q], end[q]), a
+ * gap of unused pairs between some; popped in (offset, rank, place)
+ * order, each pair once. */
+static void pairs_case(int k, int64_t most)
+{
+    int64_t *first = malloc((size_t)(k + 1) * sizeof(int64_t));
+    int64_t *end = malloc((size_t)(k + 1) * sizeof(int64_t));
+    int64_t n = 0, at = 0, i, q, got;
+    MPI_Offset *pairs;
+    item *ref;
+    ncp_runmerge m;
+    int ok = 1, r;
+    for (q = 0; q < k; q++) {
+        first[q] = at + rnd(2); /* sometimes a gap before the list */
+        end[q] = first[q] + rnd(most + 1);
+        at = end[q];
+    }
+    pairs = malloc((size_t)(2 * at + 2) * sizeof(MPI_Offset));
+    ref = malloc((size_t)(at + 1) * sizeof(*ref));
+    for (q = 0; q < k; q++) {
+        MPI_Offset off = rnd(50);
+        for (i = first[q]; i < end[q]; i++) {
+            off += rnd(30); /* equal offsets within and across ranks */
+            pairs[2 * i] = off;
+            pairs[2 * i + 1] = 1 + rnd(9);
+            ref[n].key = off;
+            ref[n].run = q;
+            ref[n++].place = i;
+        }
+    }
+    qsort(ref, (size_t)n, sizeof(*ref), by_key_run_place);
+    check(ncp_runmerge_init_pairs(&m, k, pairs, first, end) == NC_NOERR,
+          "pair lists: init");
+    for (got = 0; ok && (r = ncp_runmerge_pop(&m, &i)) >= 0; got++)
+        ok = got < n && r == ref[got].run && i == ref[got].place;
+    check(ok && got == n, "pair lists pop in (offset, rank, place) order");
+    check(ncp_runmerge_pop(&m, &i) < 0, "pair lists: nothing after the end");
+    ncp_runmerge_free(&m);
+    free(first);
+    free(end);
+    free(pairs);
+    free(ref);
+}
+
 int main(void)
 {
+    int p;
+    for (p = 0; p < 500; p++) pairs_case(1 + (int)rnd(12), rnd(4) ? 30 : 2);
+    pairs_case(0, 0);
     int64_t c, c1, c2;
     int t;
     for (t = 0; t < 3000; t++) {

@@ -124,14 +124,15 @@ static int gather_lists(grp_call *c, const ncp_extents *ext, int mine_ok,
 static int64_t cut_windows(grp_call *c, int64_t total)
 {
     ncp_group *g = c->g;
-    ncp_kmerge m;
+    ncp_runmerge m;
     MPI_Offset end = 0, acc = 0, lo;
     int64_t n = 0, i, most = total / g->cap + 2;
     int err;
     if (total == 0) return 0;
     c->cuts = malloc((size_t)(most + 1) * sizeof(MPI_Offset));
-    err = ncp_kmerge_init(&m, g->size, c->pairs, g->afirst);
-    while (c->cuts && err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
+    err = ncp_runmerge_init_pairs(&m, g->size, c->pairs, g->afirst,
+                                  g->afirst + 1);
+    while (c->cuts && err == NC_NOERR && ncp_runmerge_pop(&m, &i) >= 0) {
         MPI_Offset o = c->pairs[2 * i], e = o + c->pairs[2 * i + 1];
         if (n == 0) c->cuts[n++] = end = o;
         lo = o > end ? o : end;
@@ -144,7 +145,7 @@ static int64_t cut_windows(grp_call *c, int64_t total)
         acc += e - lo;
         end = e;
     }
-    ncp_kmerge_free(&m);
+    ncp_runmerge_free(&m);
     if (!c->cuts || err != NC_NOERR) return -1;
     c->cuts[n] = end;
     return n;
@@ -331,12 +332,13 @@ static int own_memory(grp_call *c, MPI_Offset off, MPI_Offset len)
 static int merge_writes(grp_call *c)
 {
     ncp_group *g = c->g;
-    ncp_kmerge m;
+    ncp_runmerge m;
     MPI_Offset end = -1;
     int64_t i;
-    int q, err = ncp_kmerge_init(&m, g->size, c->inpairs, g->first);
+    int q, err = ncp_runmerge_init_pairs(&m, g->size, c->inpairs, g->first,
+                                         g->first + 1);
     memset(c->taken, 0, (size_t)g->size * sizeof(int64_t));
-    while (err == NC_NOERR && (q = ncp_kmerge_pop(&m, &i)) >= 0) {
+    while (err == NC_NOERR && (q = ncp_runmerge_pop(&m, &i)) >= 0) {
         MPI_Offset off = c->inpairs[2 * i], len = c->inpairs[2 * i + 1];
         MPI_Offset at = c->taken[q], skip = end > off ? end - off : 0;
         c->taken[q] += len;
@@ -352,7 +354,7 @@ static int merge_writes(grp_call *c)
                 (MPI_Offset)(intptr_t)(c->stage + g->bdsp[q] + at + skip),
                 len - skip);
     }
-    ncp_kmerge_free(&m);
+    ncp_runmerge_free(&m);
     return err;
 }
 
@@ -403,18 +405,19 @@ static int write_round(grp_call *c, int64_t k, int *ioerr)
  * staging buffer for its bytes (at most cap: the windows are cut so). */
 static int merge_reads(grp_call *c)
 {
-    ncp_kmerge m;
+    ncp_runmerge m;
     MPI_Offset end = -1;
     int64_t i;
-    int err = ncp_kmerge_init(&m, c->g->size, c->inpairs, c->g->first);
-    while (err == NC_NOERR && ncp_kmerge_pop(&m, &i) >= 0) {
+    int err = ncp_runmerge_init_pairs(&m, c->g->size, c->inpairs,
+                                      c->g->first, c->g->first + 1);
+    while (err == NC_NOERR && ncp_runmerge_pop(&m, &i) >= 0) {
         MPI_Offset off = c->inpairs[2 * i], hi = off + c->inpairs[2 * i + 1];
         if (hi <= end) continue;
         if (off < end) off = end;
         err = ncp_extents_add(&c->rext, off, hi - off);
         end = hi;
     }
-    ncp_kmerge_free(&m);
+    ncp_runmerge_free(&m);
     if (err != NC_NOERR) return err;
     if (!(c->stage = stage_get(c->g, c->rext.nbytes))) return NC_ENOMEM;
     return ncp_extents_add(&c->rmem, (MPI_Offset)(intptr_t)c->stage,
