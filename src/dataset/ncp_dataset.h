@@ -156,7 +156,7 @@ void ncp_profile_report(ncp_dataset *ds, const char *path);
 int ncp_dataset_close(int ncid, int pending);
 int ncp_dataset_abort(int ncid);
 /* ncmpi_sync, ncmpi_sync_numrecs, ncmpi_flush and ncmpi_end_indep_data
- * after the engine wrote the ranks' held independent puts (api/mode.c). */
+ * after the engine wrote the ranks' held independent puts (api/sync.c). */
 int ncp_dataset_sync(int ncid);
 int ncp_dataset_sync_numrecs(int ncid);
 int ncp_dataset_flush(int ncid);

@@ -1,5 +1,5 @@
 /*
- * test_hint_table.c -- unit test of the hint table (src/util/hints.c,
+ * test_hint_table.c -- unit test of the hint table (src/util/hint_table.c,
  * hint_table.def): each row's default, its parsing (range, words, the
  * rule for a bad value), nc_num_aggrs_per_node settled into the I/O
  * groups, and that ncmpi_inq_file_info reports every numeric row with

@@ -1,5 +1,5 @@
 /*
- * hints.c -- the hint table (hint_table.def) at work: parse, validate and
+ * hint_table.c -- the hint table (hint_table.def) at work: parse, validate and
  * report ncpario's hints, from MPI_Info and PNETCDF_HINTS.
  *
  * PNETCDF_HINTS entries override the same keys in the user's MPI_Info; all

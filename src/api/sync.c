@@ -1,8 +1,9 @@
 /*
- * mode.c -- the calls that publish independent writes (ncmpi_sync,
- * ncmpi_sync_numrecs, ncmpi_flush) or end independent data mode (ncmpi_end_indep_data,
- * ncmpi_redef): the engine writes the puts it held, collectively, then
- * the dataset goes on as before.  An error of that write is this call's.
+ * sync.c -- the calls that make independent writes durable or visible
+ * (ncmpi_sync, ncmpi_sync_numrecs, ncmpi_flush) or end independent data
+ * mode (ncmpi_end_indep_data, ncmpi_redef): the engine writes the puts it
+ * held, collectively, then the dataset goes on as before.  An error of
+ * that write is this call's.
  */
 #include "ncp_api.h"
 
