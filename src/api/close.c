@@ -15,7 +15,7 @@ int ncmpi_close(int ncid)
 {
     int pending = ncp_queue_discard(ncid);
     int err = ncp_indep_settle(ncid), err2;
-    ncp_spare_keep(ncid);
+    ncp_keep_for_next(ncid);
     err2 = ncp_dataset_close(ncid, pending);
     return err != NC_NOERR ? err : err2;
 }
@@ -25,7 +25,7 @@ int ncmpi_abort(int ncid)
     int err, err2;
     (void)ncp_queue_discard(ncid);
     err = ncp_indep_settle(ncid);
-    ncp_spare_keep(ncid);
+    ncp_keep_for_next(ncid);
     err2 = ncp_dataset_abort(ncid);
     return err != NC_NOERR ? err : err2;
 }

@@ -336,7 +336,7 @@ int ncp_dataset_flush(int ncid)
     /* In define mode nothing is pending; PnetCDF returns success there. */
     if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
     if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR;
-    /* The engine wrote its buffered puts first; flush reaches the file. */
+    /* The engine wrote its held puts first; flush reaches the file. */
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
 

@@ -98,7 +98,7 @@ typedef struct ncp_dataset {
     int64_t put_bytes;          /* for ncmpi_inq_put_size */
     int64_t get_bytes;
     ncp_queue queue;            /* posted iput/iget/bput, attached buffer */
-    ncp_indep_buf indep;        /* buffered independent puts */
+    ncp_indep_buf indep;        /* held independent puts */
     ncp_bufcache bufs;          /* the engine's request buffers, kept */
     ncp_flush_keep flush_keep;  /* ... and its flush lists */
     ncpario_profile prof;       /* ncpario_inq_profile */
@@ -171,7 +171,7 @@ int ncp_enddef_write(ncp_dataset *ds);
 /* close's define-mode part, collective whatever mode each rank is in:
  * ends define mode on every rank if any rank is in it. */
 int ncp_close_define(ncp_dataset *ds);
-/* ncmpi_redef, after the engine wrote the buffered independent puts. */
+/* ncmpi_redef, after the engine wrote the held independent puts. */
 int ncp_dataset_redef(int ncid);
 
 /* --- fill.c --------------------------------------------------------------- */

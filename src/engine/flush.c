@@ -222,7 +222,7 @@ static int merge_runs(flush_state *st, run *runs, int n, int is_write)
 static void lists_take(ncp_dataset *ds, flush_state *st)
 {
     ncp_flush_keep *k = &ds->flush_keep;
-    ncp_spare_lists_adopt(k);
+    ncp_kept_lists_adopt(k);
     st->fext = k->fext;
     st->mext = k->mext;
     ncp_extents_init(&k->fext);
@@ -435,7 +435,7 @@ static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
         if (!is_write && e == NC_NOERR) e = decode(ds, op, deferred);
         if (e != NC_NOERR) op->status = e;
         else if (!is_write) ds->get_bytes += op->xbytes;
-        else if (!op->buffered) ds->put_bytes += op->xbytes;
+        else if (!op->held) ds->put_bytes += op->xbytes;
     }
     ncp_swapset_free(&swaps);
     state_free(ds, &st);

@@ -3,7 +3,7 @@
  *
  * netCDF makes independent writes visible to other ranks only at
  * ncmpi_sync, ncmpi_flush, ncmpi_end_indep_data, redef and close, so until
- * then a rank may keep them.  Each put is validated and converted at its
+ * then a rank may hold them.  Each put is validated and converted at its
  * call as before, then its external bytes are copied (the caller may reuse
  * its buffer at once) and the op is held.  At one of those collective
  * points every rank hands its held ops to one collective flush, which
@@ -40,7 +40,7 @@ static int copy_op(ncp_indep_buf *b, const ncp_op *op, ncp_op **out)
         c->xbuf = x;
         c->buf = NCP_OPBUF_DIRECT; /* the arena's, not freed with the op */
     }
-    c->buffered = 1;
+    c->held = 1;
     *out = c;
     return NC_NOERR;
 }

@@ -61,7 +61,7 @@ typedef struct ncp_op {
     int status;       /* NC_ERANGE from conversion, or the op's error */
     void *group;      /* varn get of a packed flexible buffer: owner of the
                          packed image, unpacked when the last op finishes */
-    int buffered;     /* held by indep.c: counted in put_bytes already */
+    int held;         /* held by indep.c: counted in put_bytes already */
 } ncp_op;
 
 /* Which kind of call built the ops (for NCP_OPBUF choices and errors). */
@@ -145,16 +145,17 @@ int ncp_indep_take(struct ncp_dataset *ds, ncp_op **ops, int n, int *taken);
 int ncp_indep_drain(struct ncp_dataset *ds, int collective);
 int ncp_indep_settle(int ncid);
 
-/* Memory kept from one dataset for the next (spare.c).  keep: after the
- * last settle of a dataset (close, abort), its arena and kept buffers
- * become the spares (the older ones freed), freed at MPI_Finalize.
- * arena_get: an arena of size bytes for held puts, the spare when its
- * size matches; NULL without memory.  bufs_adopt, lists_adopt: a
- * dataset's empty cache or lists take the spare ones. */
-void ncp_spare_keep(int ncid);
+/* Memory kept from one dataset for the next (keep.c).  keep_for_next:
+ * after the last settle of a dataset (close, abort), its arena, buffers
+ * and flush lists are kept for the next one (those kept before freed),
+ * freed at MPI_Finalize.  arena_get: an arena of size bytes for held
+ * puts, the kept one when its size matches; NULL without memory.
+ * kept_bufs_adopt, kept_lists_adopt: a dataset's empty cache or lists
+ * take the kept ones. */
+void ncp_keep_for_next(int ncid);
 char *ncp_arena_get(int64_t size);
-void ncp_spare_bufs_adopt(ncp_bufcache *bufs);
-void ncp_spare_lists_adopt(ncp_flush_keep *lists);
+void ncp_kept_bufs_adopt(ncp_bufcache *bufs);
+void ncp_kept_lists_adopt(ncp_flush_keep *lists);
 
 /* The dataset's queue of posted ops (ncp_queue, ncp_dataset.h): drop every
  * pending op, as close and abort do; returns how many requests there were

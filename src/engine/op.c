@@ -32,7 +32,7 @@ typedef struct varn_group {
 
 void *ncp_op_mem(ncp_dataset *ds, int64_t nbytes)
 {
-    if (ds->bufs.peak == 0) ncp_spare_bufs_adopt(&ds->bufs); /* first use */
+    if (ds->bufs.peak == 0) ncp_kept_bufs_adopt(&ds->bufs); /* first use */
     return ncp_bufcache_take(&ds->bufs, nbytes);
 }
 

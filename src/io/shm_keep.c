@@ -22,7 +22,7 @@
  *
  *   OWNED ..... made by the open file that holds it (kept 0)
  *   IDLE ...... on the kept list, no file holds it (kept 1, busy 0)
- *   HELD ...... on the kept list, an open file holds it (kept 1, busy 1)
+ *   BUSY ...... on the kept list, an open file holds it (kept 1, busy 1)
  *   FREED ..... window and struct gone
  *
  *   (write)  -> OWNED   ncp_posix_shm_setup (posix_shm.c) at an
@@ -31,12 +31,12 @@
  *                       every rank has room and nc_posix_shm_keep allows
  *   OWNED    -> FREED   ncp_posix_shm_free -> ncp_shm_stage_free: at
  *                       close otherwise
- *   IDLE     -> HELD    posix_shm_state (posix.c) -> ncp_shm_keep_take:
+ *   IDLE     -> BUSY    posix_shm_state (posix.c) -> ncp_shm_keep_take:
  *                       at open, when every rank found one
  *                       (ncp_shm_keep_find)
- *   HELD     -> IDLE    ncp_posix_shm_free -> ncp_shm_keep_release: at
+ *   BUSY     -> IDLE    ncp_posix_shm_free -> ncp_shm_keep_release: at
  *                       close, no collective
- *   IDLE     -> FREED   free_kept, at MPI_Finalize (a HELD one too)
+ *   IDLE     -> FREED   free_kept, at MPI_Finalize (a BUSY one too)
  *
  * Invariants:
  *  1. A kept staging's round count goes on from file to file, so its
@@ -44,7 +44,7 @@
  *  2. Stagings join every rank's list at collective closes, so any two
  *     that some ranks both hold lie in the same order in all their lists
  *     and free_kept reaches each window's MPI_Win_free together.
- *  3. A HELD staging belongs to one file at a time (find skips busy ones).
+ *  3. A BUSY staging belongs to one file at a time (find skips busy ones).
  */
 #include "ncp_shm_stage.h"
 

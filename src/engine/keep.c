@@ -1,5 +1,5 @@
 /*
- * spare.c -- the memory a closing dataset leaves for the next one: the
+ * keep.c -- the memory a closing dataset keeps for the next one: the
  * arena its held independent puts were copied into (indep.c), the
  * request buffers it kept (ncp_bufcache.h) and its flush lists
  * (flush.c).
@@ -11,7 +11,7 @@
  * nc_indep_buffer_size) and the kept buffers and lists (each at most
  * nc_kept_buffer_size) stay resident until the next dataset takes them
  * or MPI_Finalize frees them, through a delete callback on MPI_COMM_SELF
- * as shm_keep.c does.  Only the spares are freed there: what an open
+ * as shm_keep.c does.  Only the kept memory is freed there: what an open
  * dataset holds is not among them.  Not safe for threads calling at
  * once, like the rest of the library.
  */
@@ -23,32 +23,32 @@
 #include "ncp_engine.h"
 #include "pnetcdf.h"
 
-static char *spare;
-static int64_t spare_size;
-static ncp_bufcache spare_bufs;
-static ncp_flush_keep spare_lists;
+static char *kept_arena;
+static int64_t kept_arena_size;
+static ncp_bufcache kept_bufs;
+static ncp_flush_keep kept_lists;
 static int finalize_key = MPI_KEYVAL_INVALID;
 
-static int free_spare(MPI_Comm comm, int key, void *val, void *extra)
+static int free_kept(MPI_Comm comm, int key, void *val, void *extra)
 {
     (void)comm;
     (void)key;
     (void)val;
     (void)extra;
-    free(spare);
-    spare = NULL;
-    spare_size = 0;
-    ncp_bufcache_clear(&spare_bufs);
-    ncp_flush_keep_free(&spare_lists);
+    free(kept_arena);
+    kept_arena = NULL;
+    kept_arena_size = 0;
+    ncp_bufcache_clear(&kept_bufs);
+    ncp_flush_keep_free(&kept_lists);
     MPI_Comm_free_keyval(&finalize_key); /* MPI frees it after this call */
     return MPI_SUCCESS;
 }
 
-/* Whether MPI_Finalize will free the spares; set up once. */
+/* Whether MPI_Finalize will free the kept memory; set up once. */
 static int finalize_frees(void)
 {
     if (finalize_key != MPI_KEYVAL_INVALID) return 1;
-    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_spare,
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_kept,
                                &finalize_key, NULL) != MPI_SUCCESS)
         return 0;
     if (MPI_Comm_set_attr(MPI_COMM_SELF, finalize_key, NULL) == MPI_SUCCESS)
@@ -63,9 +63,9 @@ static int finalize_frees(void)
 char *ncp_arena_get(int64_t size)
 {
     void *p = NULL;
-    if (spare && spare_size == size) {
-        p = spare;
-        spare = NULL;
+    if (kept_arena && kept_arena_size == size) {
+        p = kept_arena;
+        kept_arena = NULL;
         return p;
     }
     if (posix_memalign(&p, (size_t)2 << 20, (size_t)size) != 0) return NULL;
@@ -82,14 +82,14 @@ static void arena_put(char *arena, int64_t size)
         free(arena);
         return;
     }
-    free(spare); /* the newest is kept: likely the size asked next */
-    spare = arena;
-    spare_size = size;
+    free(kept_arena); /* the newest is kept: likely the size asked next */
+    kept_arena = arena;
+    kept_arena_size = size;
 }
 
-void ncp_spare_bufs_adopt(ncp_bufcache *bufs)
+void ncp_kept_bufs_adopt(ncp_bufcache *bufs)
 {
-    ncp_bufcache_move(bufs, &spare_bufs);
+    ncp_bufcache_move(bufs, &kept_bufs);
 }
 
 static int lists_empty(const ncp_flush_keep *lists)
@@ -97,14 +97,14 @@ static int lists_empty(const ncp_flush_keep *lists)
     return lists->fext.cap == 0 && lists->mext.cap == 0 && lists->nruns == 0;
 }
 
-void ncp_spare_lists_adopt(ncp_flush_keep *lists)
+void ncp_kept_lists_adopt(ncp_flush_keep *lists)
 {
     if (!lists_empty(lists)) return;
-    *lists = spare_lists;
-    memset(&spare_lists, 0, sizeof(spare_lists));
+    *lists = kept_lists;
+    memset(&kept_lists, 0, sizeof(kept_lists));
 }
 
-void ncp_spare_keep(int ncid)
+void ncp_keep_for_next(int ncid)
 {
     ncp_dataset *ds;
     if (ncp_dataset_get(ncid, &ds) != NC_NOERR) return;
@@ -113,9 +113,9 @@ void ncp_spare_keep(int ncid)
     if (ds->bufs.n == 0 && lists_empty(&ds->flush_keep))
         return; /* nothing kept: no keyval made for nothing */
     if (!finalize_frees()) return; /* the dataset's end frees them */
-    ncp_bufcache_clear(&spare_bufs); /* the newest are kept, as above */
-    ncp_bufcache_move(&spare_bufs, &ds->bufs);
-    ncp_flush_keep_free(&spare_lists);
-    spare_lists = ds->flush_keep;
+    ncp_bufcache_clear(&kept_bufs); /* the newest are kept, as above */
+    ncp_bufcache_move(&kept_bufs, &ds->bufs);
+    ncp_flush_keep_free(&kept_lists);
+    kept_lists = ds->flush_keep;
     memset(&ds->flush_keep, 0, sizeof(ds->flush_keep));
 }
