@@ -32,8 +32,9 @@
 
 /*
  * Collective: the plan of this call from the reduced numbers `all`, the
- * pure planner's steps with the reductions between them (two
- * allreduces).  The shared staging's windows are cut into parts where
+ * pure planner's steps with the reductions between them (an allreduce
+ * of the busy bits, and one of the part size first when the shared
+ * staging is on).  The shared staging's windows are cut into parts where
  * some rank's extent list would overflow its pool.
  */
 static void plan_collective(ncp_file *f, const ncp_extents *ext,

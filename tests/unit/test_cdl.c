@@ -1,6 +1,6 @@
 /*
  * test_cdl.c -- unit tests of the CDL header reader (src/format/cdl.c)
- * and of the cdl_hdr_* API over it (src/api/cdl.c).  No MPI call is made.
+ * and of the cdl_hdr_* API over it (src/api/cdl_hdr.c).  No MPI call is made.
  *
  * The reader: every type word, every literal form ncdump, ncmpidump and
  * ncgen write (suffixes, octal, NaN and infinity, character constants,

@@ -1,5 +1,6 @@
 /*
- * inquire.c -- the entry points that are a narrower question of another
+ * calls.c -- the entry points no table lists (entry.c expands those):
+ * the ones that are a narrower question of another
  * (ncmpi_inq_ndims is ncmpi_inq's second answer), those on no dataset
  * (create, open, formats, the error texts), ncpario's own (ncpario.h),
  * and the ones PnetCDF's ordinary builds answer NC_ENOTENABLED.

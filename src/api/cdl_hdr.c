@@ -1,5 +1,5 @@
 /*
- * cdl.c -- the CDL header API of PnetCDF 1.14 (cdl_hdr_open, _close,
+ * cdl_hdr.c -- the CDL header API of PnetCDF 1.14 (cdl_hdr_open, _close,
  * _inq_format, _inq_ndims, _inq_dim, _inq_nvars, _inq_var, _inq_nattrs,
  * _inq_attr): the header part of a CDL text file (what `ncdump -h` and
  * `ncmpidump -h` print), read once at open (io/text.c), parsed into the
