@@ -74,6 +74,7 @@ static void test_round(void)
     check(p.seen_bytes > 0, "it records this rank's bytes in the windows");
     check(ncp_plan_round_broken(&p) != NULL, "the same windows again fail");
     ncp_plan_free(&p);
+    ncp_extents_free(&e);
 
     plan_two_domains(&p, &e);
     p.seen_hi[1] = p.data_end;
