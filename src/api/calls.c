@@ -2,13 +2,13 @@
  * calls.c -- the entry points no table lists (entry.c expands those):
  * the ones that are a narrower question of another
  * (ncmpi_inq_ndims is ncmpi_inq's second answer), those on no dataset
- * (create, open, formats, the error texts), ncpario's own (ncpario.h),
- * and the ones PnetCDF's ordinary builds answer NC_ENOTENABLED.
+ * (create, open, formats), ncpario_inq_profile, and the ones PnetCDF's
+ * ordinary builds answer NC_ENOTENABLED.  The error texts are in
+ * errors.c.
  */
 #include "ncpario.h"
 #include "pnetcdf.h"
 #include "../dataset/ncp_dataset.h"
-#include "../util/ncp_errors.h"
 
 int ncmpi_inq_ndims(int ncid, int *p)
 {
@@ -120,14 +120,6 @@ int ncmpi_inq_files_opened(int *num, int *ncids)
     return ncp_ds_inq_files_opened(num, ncids);
 }
 
-const char *ncmpi_strerror(int err) { return ncp_strerror(err); }
-const char *ncmpi_strerrno(int err) { return ncp_strerrno(err); }
-const char *ncmpi_inq_libvers(void) { return ncp_libvers(); }
-const char *ncpario_strerror_detail(int err)
-{
-    return ncp_strerror_detail(err);
-}
-const char *ncpario_version(void) { return ncp_version(); }
 
 int ncpario_inq_profile(int ncid, ncpario_profile *prof)
 {
