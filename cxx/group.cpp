@@ -216,33 +216,53 @@ MPI_Offset NcmpiGroup::getRecSize(Location location) const {
 
 // ------------------------------------------------------------ variables
 
-std::multimap<std::string, NcmpiVar> NcmpiGroup::getVars(
-    Location location) const {
-  typedef std::multimap<std::string, NcmpiVar> Vars;
-  Vars vars;
-  if (coversCurrent(location) && !isNull()) {
-    int n = getVarCount();
+// A Location's members by name: this group's, the i-th of `count` made by
+// `make`, then its parents' (through getParentGroup, which the netCDF-4
+// calls refuse) and its children's, each group's found by `query`.
+template <class T>
+static std::multimap<std::string, T> membersOver(
+    const NcmpiGroup &g, NcmpiGroup::Location location,
+    int (NcmpiGroup::*count)(NcmpiGroup::Location) const,
+    T (*make)(const NcmpiGroup &, int),
+    std::multimap<std::string, T> (*query)(const NcmpiGroup &,
+                                           NcmpiGroup::Location)) {
+  typedef std::multimap<std::string, T> Members;
+  Members found;
+  if (coversCurrent(location) && !g.isNull()) {
+    int n = (g.*count)(NcmpiGroup::Current);
     for (int i = 0; i < n; i++) {
-      NcmpiVar v(*this, i);
-      vars.insert(std::make_pair(v.getName(), v));
+      T m = make(g, i);
+      found.insert(std::make_pair(m.getName(), m));
     }
   }
   if (coversParents(location)) {
-    for (NcmpiGroup p = getParentGroup(); !p.isNull();
+    for (NcmpiGroup p = g.getParentGroup(); !p.isNull();
          p = p.getParentGroup()) {
-      Vars up = p.getVars();
-      vars.insert(up.begin(), up.end());
+      Members up = query(p, NcmpiGroup::Current);
+      found.insert(up.begin(), up.end());
     }
   }
   if (coversChildren(location)) {
-    std::multimap<std::string, NcmpiGroup> children = getGroups();
+    std::multimap<std::string, NcmpiGroup> children = g.getGroups();
     std::multimap<std::string, NcmpiGroup>::iterator it;
     for (it = children.begin(); it != children.end(); ++it) {
-      Vars below = it->second.getVars(ChildrenAndCurrent);
-      vars.insert(below.begin(), below.end());
+      Members below = query(it->second, NcmpiGroup::ChildrenAndCurrent);
+      found.insert(below.begin(), below.end());
     }
   }
-  return vars;
+  return found;
+}
+
+static NcmpiVar varAt(const NcmpiGroup &g, int i) { return NcmpiVar(g, i); }
+static std::multimap<std::string, NcmpiVar> varsOf(
+    const NcmpiGroup &g, NcmpiGroup::Location location) {
+  return g.getVars(location);
+}
+
+std::multimap<std::string, NcmpiVar> NcmpiGroup::getVars(
+    Location location) const {
+  return membersOver(*this, location, &NcmpiGroup::getVarCount, varAt,
+                     varsOf);
 }
 
 std::set<NcmpiVar> NcmpiGroup::getVars(const std::string &name,
@@ -349,33 +369,18 @@ NcmpiVar NcmpiGroup::addVar(const std::string &name,
 
 // ----------------------------------------------------------- attributes
 
+static NcmpiGroupAtt attAt(const NcmpiGroup &g, int i) {
+  return NcmpiGroupAtt(g, i);
+}
+static std::multimap<std::string, NcmpiGroupAtt> attsOf(
+    const NcmpiGroup &g, NcmpiGroup::Location location) {
+  return g.getAtts(location);
+}
+
 std::multimap<std::string, NcmpiGroupAtt> NcmpiGroup::getAtts(
     Location location) const {
-  typedef std::multimap<std::string, NcmpiGroupAtt> Atts;
-  Atts atts;
-  if (coversCurrent(location) && !isNull()) {
-    int n = getAttCount();
-    for (int i = 0; i < n; i++) {
-      NcmpiGroupAtt a(*this, i);
-      atts.insert(std::make_pair(a.getName(), a));
-    }
-  }
-  if (coversParents(location)) {
-    for (NcmpiGroup p = getParentGroup(); !p.isNull();
-         p = p.getParentGroup()) {
-      Atts up = p.getAtts();
-      atts.insert(up.begin(), up.end());
-    }
-  }
-  if (coversChildren(location)) {
-    std::multimap<std::string, NcmpiGroup> children = getGroups();
-    std::multimap<std::string, NcmpiGroup>::iterator it;
-    for (it = children.begin(); it != children.end(); ++it) {
-      Atts below = it->second.getAtts(ChildrenAndCurrent);
-      atts.insert(below.begin(), below.end());
-    }
-  }
-  return atts;
+  return membersOver(*this, location, &NcmpiGroup::getAttCount, attAt,
+                     attsOf);
 }
 
 std::set<NcmpiGroupAtt> NcmpiGroup::getAtts(const std::string &name,
