@@ -32,19 +32,25 @@ import sys
 #   engine   data calls: ops, the queue of nonblocking requests, the flush
 #   dataset  one open dataset: its state, define mode, header I/O, attributes
 #   access   one request's coordinates turned into file extents
-#   io       the file: the front (io.c), the I/O groups stacked over the
-#            driver that moves the bytes (posix, mpiio)
+#   io       the file: the front (io.c), the drivers (posix, mpiio, the
+#            fault wrapper) and the I/O groups stacked over them
+#   io/agg   the aggregator: the plan, the rounds by message and through
+#            the shared staging; its merged bytes go to a sink the caller
+#            gives it (no system call on the file)
+#   io/transport  the system calls that move a rank's bytes (pwritev)
 #   base     extent lists, the error agreement, k-way merge, MPI error map,
 #            a transfer seen as a byte stream
 #   util     hints and the error strings
 #   format   the netCDF classic format, no MPI
 LAYERS = [
-    ("api", 8),
-    ("engine", 7),
-    ("dataset", 6),
-    ("access", 5),
-    ("io", 4),
-    ("io/group", 4),
+    ("api", 10),
+    ("engine", 9),
+    ("dataset", 8),
+    ("access", 7),
+    ("io", 6),
+    ("io/group", 6),
+    ("io/agg", 5),
+    ("io/transport", 4),
     ("base", 3),
     ("util", 2),
     ("format", 1),

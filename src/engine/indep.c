@@ -21,6 +21,7 @@
 
 #include "../dataset/ncp_dataset.h"
 #include "ncp_engine.h"
+#include "../io/agg/ncp_agg_plan.h"
 #include "pnetcdf.h"
 
 /* A held copy of op; bytes the caller owns are copied into the arena (in
@@ -101,7 +102,7 @@ static void hold(ncp_dataset *ds, ncp_op **ops, int n, ncp_op **copies)
     }
 }
 
-/* Pieces averaging NCP_IO_DIRECT_MIN bytes or more gain nothing from
+/* Pieces averaging NCP_AGG_DIRECT_MIN bytes or more gain nothing from
  * being merged with other ranks' and would only pay for the copy. */
 static int large_pieces(ncp_op **ops, int n)
 {
@@ -111,7 +112,7 @@ static int large_pieces(ncp_op **ops, int n)
         bytes += ops[k]->xbytes;
         runs += ncp_req_nextents(&ops[k]->req);
     }
-    return runs > 0 && bytes / runs >= NCP_IO_DIRECT_MIN;
+    return runs > 0 && bytes / runs >= NCP_AGG_DIRECT_MIN;
 }
 
 /* Only the posix driver: its collective write agrees on every rank's

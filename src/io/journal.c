@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ncp_posix_move.h"
+#include "transport/ncp_posix_move.h"
 #include "pnetcdf.h"
 
 static const unsigned char journal_magic[8] = {'N', 'C', 'P', 'J',

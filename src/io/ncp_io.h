@@ -24,7 +24,7 @@
 #include "../base/ncp_extents.h"
 
 typedef struct ncp_io_driver ncp_io_driver;
-struct ncp_posix;
+struct ncp_agg;
 struct ncp_group;
 
 /* What the I/O groups (group.c) did for this rank, per direction: rounds
@@ -47,7 +47,7 @@ typedef struct ncp_file {
     MPI_File fh;        /* mpiio: collective handle */
     MPI_File fh_self;   /* mpiio: independent handle, MPI_FILE_NULL until used */
     int fd;             /* posix: this rank's descriptor */
-    struct ncp_posix *posix; /* posix: the aggregators and their limits */
+    struct ncp_agg *agg;  /* posix: the aggregators and their limits */
     struct ncp_group *group; /* the I/O groups' state, NULL when not grouped */
     void *fault;        /* the fault-injecting wrapper's state (tests), or NULL */
     ncp_group_stats gstats;
@@ -86,14 +86,6 @@ int ncp_io_xferv(ncp_file *f, int collective, int is_write,
  * list with widths given to any other transfer is refused with
  * NC_EINTERNAL. */
 int ncp_io_swaps(const ncp_file *f, int collective, int is_write);
-
-/* Extents of at least this many bytes on average are written by the rank
- * that holds them, not gathered to other ranks: a collective write on the
- * posix driver whose ranks all write such extents skips the aggregators,
- * and the engine writes independent puts of such pieces at once.  Each
- * rank's few large pwritev calls cost less than copying every byte once
- * more, and few calls a rank contend little for the file's lock. */
-#define NCP_IO_DIRECT_MIN ((int64_t)64 << 10)
 
 /* Independent contiguous access at an absolute offset through the
  * collective handle (used by rank 0 for header bytes). */

@@ -1,9 +1,9 @@
 /*
  * posix.c -- the POSIX driver's table: every rank opens the file itself.
  * Reads and independent writes move each rank's own extents
- * (posix_move.c); collective writes go through the aggregators
- * (posix_agg.c) when a node has more than one rank.  ncp_posix.h maps the
- * driver's files.
+ * (transport/posix_move.c); collective writes go through the aggregator
+ * (agg/, ncp_agg.h maps its files) when a node has more than one rank,
+ * whose merged runs come back here to be written (posix_sink_write).
  *
  * Why it exists: the engine has already merged each rank's requests into
  * few sorted extents, so a read needs no exchange at all (page-cache reads
@@ -20,7 +20,7 @@
  *  3. Only rank 0 creates or truncates; the others open afterwards.
  */
 #define _GNU_SOURCE
-#include "ncp_posix.h"
+#include "ncp_io_driver.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,20 +32,41 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "ncp_posix_agg.h"
-#include "ncp_posix_move.h"
-#include "ncp_posix_shm.h"
-#include "ncp_shm_stage.h"
+#include "agg/ncp_agg.h"
+#include "agg/ncp_agg_shm.h"
+#include "agg/ncp_shm_stage.h"
 #include "pnetcdf.h"
+#include "transport/ncp_posix_move.h"
 #include "../util/ncp_hints.h"
 
-/* Does a write go through the aggregators (posix_agg.c)?  Only a
+/* Does a write go through the aggregators (agg/agg.c)?  Only a
  * collective one, when a node has more ranks than aggregators. */
 static int posix_write_aggregates(const ncp_file *f, int collective)
 {
     int nprocs;
     MPI_Comm_size(f->comm, &nprocs);
-    return collective && f->posix->naggr < nprocs;
+    return collective && f->agg->naggr < nprocs;
+}
+
+/* The aggregators' sink: their merged runs go to the file with pwritev. */
+static int posix_sink_write(void *arg, struct iovec *iov, int n,
+                            MPI_Offset off)
+{
+    const ncp_file *f = arg;
+    return ncp_posix_pwritev(f->fd, iov, n, off);
+}
+
+/* An aggregated write, or each rank's own where the aggregator declines;
+ * the file's counters take the rounds it ran. */
+static int posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
+                                  const ncp_extents *mem)
+{
+    ncp_agg *a = f->agg;
+    int64_t r0 = a->rounds, s0 = a->shm_rounds;
+    int direct, err = ncp_agg_write(a, ext, mem, &direct);
+    f->driver_rounds += a->rounds - r0;
+    f->driver_shm_rounds += a->shm_rounds - s0;
+    return direct ? ncp_posix_move(f->fd, 1, ext, mem) : err;
 }
 
 static int posix_xferv(ncp_file *f, int collective, int is_write,
@@ -53,7 +74,7 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
 {
     int err;
     if (is_write && posix_write_aggregates(f, collective))
-        err = ncp_posix_write_aggregated(f, ext, mem);
+        err = posix_write_aggregated(f, ext, mem);
     else
         err = ncp_posix_move(f->fd, is_write, ext, mem);
     return collective ? ncp_agree(f->comm, err) : err;
@@ -76,7 +97,7 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
 static int posix_swaps(const ncp_file *f, int collective, int is_write)
 {
     if (!is_write || !posix_write_aggregates(f, collective)) return 1;
-    return f->posix->my_aggr >= 0 || f->posix->shm != NCP_SHM_NO;
+    return f->agg->my_aggr >= 0 || f->agg->shm != NCP_SHM_NO;
 }
 
 static int open_fd(ncp_file *f, int flags, int fallback)
@@ -97,9 +118,9 @@ static int open_fd(ncp_file *f, int flags, int fallback)
  * nc_posix_shm: auto (shared staging once NCP_SHM_AFTER_WINDOWS windows
  * were written), enable (from the first aggregated write), disable.
  * nc_posix_window: sized (each call's window within 7.5% of the largest
- * rank's bytes, posix_agg.c) or full (the hint's size, in fewer rounds).
+ * rank's bytes, agg/agg.c) or full (the hint's size, in fewer rounds).
  * nc_posix_shm_keep: a file's shared staging goes on to the next file
- * (shm_keep.c), or is freed at close.
+ * (agg/shm_keep.c), or is freed at close.
  */
 enum { SHM_AUTO, SHM_ENABLE, SHM_DISABLE };
 enum { KEEP_ENABLE, KEEP_DISABLE };
@@ -133,7 +154,7 @@ static int64_t shm_round_cap(int64_t buffer_size)
 static void posix_shm_state(ncp_file *f, const ncp_hints *v, int shm_ok,
                             ncp_shm_stage *found, int all_kept)
 {
-    ncp_posix *x = f->posix;
+    ncp_agg *x = f->agg;
     x->per_node = v->posix_aggrs_per_node;
     x->keep_stage = v->posix_shm_keep == KEEP_ENABLE;
     x->direct_ok = v->posix_shm == SHM_AUTO;
@@ -145,7 +166,7 @@ static void posix_shm_state(ncp_file *f, const ncp_hints *v, int shm_ok,
     ncp_shm_keep_take(found);
     x->stage = found;
     x->shm = NCP_SHM_ON;
-    NCP_POSIX_SHM_CHECK(x);
+    NCP_AGG_SHM_CHECK(x);
 }
 
 static int posix_state(ncp_file *f)
@@ -159,10 +180,10 @@ static int posix_state(ncp_file *f)
     MPI_Comm_size(f->comm, &nprocs);
     posix_hints(f, v);
     if (v->posix_aggrs_per_node < 0) return NC_EINVAL;
-    f->posix = calloc(1, sizeof(*f->posix));
+    f->agg = calloc(1, sizeof(*f->agg));
     flags = malloc((size_t)nprocs * sizeof(int));
-    if (f->posix) f->posix->aggr = malloc((size_t)nprocs * sizeof(int));
-    err = (!f->posix || !flags || !f->posix->aggr) ? NC_ENOMEM : NC_NOERR;
+    if (f->agg) f->agg->aggr = malloc((size_t)nprocs * sizeof(int));
+    err = (!f->agg || !flags || !f->agg->aggr) ? NC_ENOMEM : NC_NOERR;
     if ((err = ncp_agree(f->comm, err)) != NC_NOERR) goto done;
     MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
                         &node);
@@ -179,15 +200,18 @@ static int posix_state(ncp_file *f)
     /* bit 0: I aggregate; bit 1: I hold a kept staging for this file */
     mine = (local < v->posix_aggrs_per_node) | (found ? 2 : 0);
     MPI_Allgather(&mine, 1, MPI_INT, flags, 1, MPI_INT, f->comm);
-    f->posix->my_aggr = -1;
+    f->agg->comm = f->comm;
+    f->agg->sink.write = posix_sink_write;
+    f->agg->sink.arg = f;
+    f->agg->my_aggr = -1;
     for (i = 0; i < nprocs; i++) {
-        if (flags[i] & 1 && i == rank) f->posix->my_aggr = n;
-        if (flags[i] & 1) f->posix->aggr[n++] = i;
+        if (flags[i] & 1 && i == rank) f->agg->my_aggr = n;
+        if (flags[i] & 1) f->agg->aggr[n++] = i;
         all_kept &= flags[i] >> 1;
     }
-    f->posix->naggr = n;
-    f->posix->round_cap = v->posix_buffer_size;
-    f->posix->full_windows = (int)v->posix_window;
+    f->agg->naggr = n;
+    f->agg->round_cap = v->posix_buffer_size;
+    f->agg->full_windows = (int)v->posix_window;
     posix_shm_state(f, v, shm_ok, found, all_kept);
 done:
     free(flags);
@@ -196,12 +220,12 @@ done:
 
 static void posix_state_free(ncp_file *f)
 {
-    if (f->posix) {
-        ncp_posix_shm_free(f);
-        free(f->posix->aggr);
+    if (f->agg) {
+        ncp_agg_shm_free(f->agg);
+        free(f->agg->aggr);
     }
-    free(f->posix);
-    f->posix = NULL;
+    free(f->agg);
+    f->agg = NULL;
 }
 
 static int posix_open(ncp_file *f, int create, int clobber)

@@ -9,7 +9,7 @@
  *
  * This is the only place that reads the environment, but for the test
  * builds' NCPARIO_TEST_FAULT (io/fault.c) and NCPARIO_TEST_CRASH
- * (io/crash.c).
+ * (io/transport/crash.c).
  */
 #ifndef NCP_HINTS_H
 #define NCP_HINTS_H

@@ -247,7 +247,7 @@ static void read_back(const char *path, MPI_Info info, const char *what)
 }
 
 #ifdef HAVE_NCPARIO
-/* The rounds of check_coarse_granules' call by the rule (ncp_posix_plan.h,
+/* The rounds of check_coarse_granules' call by the rule (ncp_agg_plan.h,
  * promise 5).  All ranks share one node, so the shared staging's cap,
  * half of nc_posix_buffer_size, bounds every window, by message too: w is
  * 500 bytes, below the 48 KiB floor.  One aggregator's domain runs from

@@ -1,8 +1,8 @@
 /*
  * test_plan_invariants.c -- the aggregation plan's promises as code
  * (ncp_plan_broken, ncp_plan_round_broken, ncp_plan_done_broken in
- * src/io/posix_plan.c) find each kind of broken plan, and pass a sound
- * one.  test_posix_plan.c walks thousands of plans with the checks on
+ * src/io/agg/plan.c) find each kind of broken plan, and pass a sound
+ * one.  test_agg_plan.c walks thousands of plans with the checks on
  * (where assertions are on, every ncp_plan_start and ncp_plan_advance
  * runs them); this test breaks plans on purpose, so it calls the checks
  * itself and never advances a broken plan.
@@ -13,7 +13,7 @@
 
 #include <pnetcdf.h>
 
-#include "io/ncp_posix_plan.h"
+#include "io/agg/ncp_agg_plan.h"
 #include "unit_check.h"
 
 /* One rank, two extents in two 1 MiB-aligned domains. */

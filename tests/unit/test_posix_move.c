@@ -1,5 +1,5 @@
 /*
- * test_posix_move.c -- unit test of ncp_posix_move (src/io/posix_move.c), the
+ * test_posix_move.c -- unit test of ncp_posix_move (src/io/transport/posix_move.c), the
  * POSIX driver's own-extents transfer, for reads that go through the
  * sieve (many small extents with small holes, read as one window) and
  * reads that do not: every byte lands in the right memory piece, memory
@@ -20,7 +20,7 @@
 
 #include <pnetcdf.h>
 
-#include "io/ncp_posix_move.h"
+#include "io/transport/ncp_posix_move.h"
 #include "unit_check.h"
 
 enum { FILE_LEN = 5 << 20, SENTINEL = 0xA5 };

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/ncp_shm_counter.h"
+#include "io/agg/ncp_shm_counter.h"
 #include "unit_check.h"
 
 enum { PAYLOAD = 1 << 16, PINGPONG = 20000 };

@@ -1,6 +1,6 @@
 /*
  * test_shm_states.c -- the shared staging's drawn states as code
- * (ncp_posix_shm_broken, src/io/posix_shm.c): a file holds a staging
+ * (ncp_agg_shm_broken, src/io/agg/shm.c): a file holds a staging
  * exactly when its state is ON, with its rounds, ranks and pool slot in
  * range; every other combination is named.
  */
@@ -8,14 +8,14 @@
 
 #include <pnetcdf.h>
 
-#include "io/ncp_posix.h"
-#include "io/ncp_posix_shm.h"
-#include "io/ncp_shm_stage.h"
+#include "io/agg/ncp_agg.h"
+#include "io/agg/ncp_agg_shm.h"
+#include "io/agg/ncp_shm_stage.h"
 #include "unit_check.h"
 
 int main(void)
 {
-    ncp_posix x;
+    ncp_agg x;
     ncp_shm_stage st;
     memset(&x, 0, sizeof(x));
     memset(&st, 0, sizeof(st));
@@ -24,31 +24,31 @@ int main(void)
     st.slot = 16;
 
     x.shm = NCP_SHM_NO;
-    check(ncp_posix_shm_broken(&x) == NULL, "NO without a staging");
+    check(ncp_agg_shm_broken(&x) == NULL, "NO without a staging");
     x.shm = NCP_SHM_LATER;
-    check(ncp_posix_shm_broken(&x) == NULL, "LATER without a staging");
+    check(ncp_agg_shm_broken(&x) == NULL, "LATER without a staging");
     x.shm = NCP_SHM_ON;
-    check(ncp_posix_shm_broken(&x) != NULL, "ON without a staging");
+    check(ncp_agg_shm_broken(&x) != NULL, "ON without a staging");
     x.stage = &st;
-    check(ncp_posix_shm_broken(&x) == NULL, "ON with a staging");
+    check(ncp_agg_shm_broken(&x) == NULL, "ON with a staging");
     x.shm = NCP_SHM_LATER;
-    check(ncp_posix_shm_broken(&x) != NULL, "a staging held in LATER");
+    check(ncp_agg_shm_broken(&x) != NULL, "a staging held in LATER");
     x.shm = NCP_SHM_NO;
-    check(ncp_posix_shm_broken(&x) != NULL, "a staging held in NO");
+    check(ncp_agg_shm_broken(&x) != NULL, "a staging held in NO");
     x.shm = 7;
     x.stage = NULL;
-    check(ncp_posix_shm_broken(&x) != NULL, "an unknown state");
+    check(ncp_agg_shm_broken(&x) != NULL, "an unknown state");
 
     x.shm = NCP_SHM_ON;
     x.stage = &st;
     st.me = 4;
-    check(ncp_posix_shm_broken(&x) != NULL, "my rank past the ranks");
+    check(ncp_agg_shm_broken(&x) != NULL, "my rank past the ranks");
     st.me = 2;
     st.slot = 0;
-    check(ncp_posix_shm_broken(&x) != NULL, "a pool slot of no pairs");
+    check(ncp_agg_shm_broken(&x) != NULL, "a pool slot of no pairs");
     st.slot = 16;
     st.round = -1;
-    check(ncp_posix_shm_broken(&x) != NULL, "rounds counted below zero");
+    check(ncp_agg_shm_broken(&x) != NULL, "rounds counted below zero");
 
     printf("%ld passed, %ld failed\n", passed, failed);
     return failed != 0;

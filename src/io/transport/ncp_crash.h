@@ -11,7 +11,7 @@
 
 #include <sys/uio.h>
 
-#include "ncp_io.h"
+#include <mpi.h>
 
 /* The exit status of a process stopped at a crash point. */
 #define NCP_CRASH_STATUS 86

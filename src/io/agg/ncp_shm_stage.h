@@ -3,7 +3,7 @@
  * shared-memory window holding each aggregator's two halves and their
  * extent lists (shm_stage.c: layout, making and freeing), and the list of
  * stagings a process keeps between files (shm_keep.c).  The rounds that
- * run through a staging are posix_shm.c's.
+ * run through a staging are shm.c's.
  */
 #ifndef NCP_SHM_STAGE_H
 #define NCP_SHM_STAGE_H
@@ -15,7 +15,7 @@
 
 /* A half's extent lists take about this share of its data bytes: one
  * 16-byte pair per 64 data bytes over all ranks.  Smaller extents only
- * shorten the windows (posix_plan.c's parts). */
+ * shorten the windows (plan.c's parts). */
 #define NCP_SHM_LIST_SHARE 4
 #define NCP_SHM_MIN_SLOT 16
 /* Pairs per cache line: each rank reserves whole lines, so no two ranks

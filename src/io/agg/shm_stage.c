@@ -1,7 +1,7 @@
 /*
  * shm_stage.c -- a shared staging's memory: its layout (ncp_shm_stage.h
  * draws it), making its window and freeing it.  What runs through it is
- * posix_shm.c's; which file holds it, shm_keep.c's.
+ * shm.c's; which file holds it, shm_keep.c's.
  *
  * The window is allocated noncontiguous, so each aggregator's part may
  * start on its own pages, and lives in one passive epoch (opened by the

@@ -25,7 +25,7 @@
  *   BUSY ...... on the kept list, an open file holds it (kept 1, busy 1)
  *   FREED ..... window and struct gone
  *
- *   (write)  -> OWNED   ncp_posix_shm_setup (posix_shm.c) at an
+ *   (write)  -> OWNED   ncp_posix_shm_setup (shm.c) at an
  *                       aggregated write of a file in state LATER
  *   OWNED    -> IDLE    ncp_posix_shm_free -> ncp_shm_keep_add: at close,
  *                       every rank has room and nc_posix_shm_keep allows

@@ -1,7 +1,7 @@
 /*
- * test_posix_plan.c -- unit test of the posix driver's write planner
- * (src/io/posix_plan.c).  Several ranks are simulated in one process:
- * the planner's steps run for each, with the reductions posix_agg.c does
+ * test_agg_plan.c -- unit test of the aggregator's write planner
+ * (src/io/agg/plan.c).  Several ranks are simulated in one process:
+ * the planner's steps run for each, with the reductions agg/agg.c does
  * by MPI_Allreduce (MAX, MIN, bitwise OR) done here by hand.  Each plan
  * is then walked round by round and checked against a brute-force
  * reference computed from the extents alone:
@@ -32,8 +32,8 @@
 
 #include <pnetcdf.h>
 
-#include "io/ncp_posix_plan.h"
-#include "io/ncp_shm_stage.h"
+#include "io/agg/ncp_agg_plan.h"
+#include "io/agg/ncp_shm_stage.h"
 
 enum { MAXR = 8, NCASES = 3000, MAX_WALK = 400000 };
 
@@ -82,7 +82,7 @@ static void add(sim *s, int r, MPI_Offset off, MPI_Offset len)
 
 /* ---------------------------------------------------- the planner, run */
 
-/* posix_agg.c's plan_collective with the reductions done in process. */
+/* agg/agg.c's plan_collective with the reductions done in process. */
 static int plan_sim(const sim *s, ncp_agg_plan *p)
 {
     MPI_Offset all[NCP_PLAN_NLOCAL], mine[NCP_PLAN_NLOCAL];
@@ -396,7 +396,7 @@ static void expect(int ok, const char *what)
     printf("FAIL %s\n", what);
 }
 
-/* posix_agg.c's choice of the direct write, the reduction in process. */
+/* agg/agg.c's choice of the direct write, the reduction in process. */
 static int direct_sim(const sim *s)
 {
     MPI_Offset all[NCP_PLAN_NLOCAL], mine[NCP_PLAN_NLOCAL];
@@ -410,7 +410,7 @@ static int direct_sim(const sim *s)
 }
 
 /* The reference: some rank has bytes, and every rank that has writes at
- * least NCP_IO_DIRECT_MIN bytes an extent on average (compared without
+ * least NCP_AGG_DIRECT_MIN bytes an extent on average (compared without
  * dividing). */
 static int ref_direct(const sim *s)
 {
@@ -419,7 +419,7 @@ static int ref_direct(const sim *s)
         const ncp_extents *e = &s->ext[r];
         if (e->nbytes == 0) continue;
         any = 1;
-        if (e->nbytes < NCP_IO_DIRECT_MIN * e->n) return 0;
+        if (e->nbytes < NCP_AGG_DIRECT_MIN * e->n) return 0;
     }
     return any;
 }
@@ -564,13 +564,13 @@ static void edge_cases(void)
     run_case(&s, "gaps", 0);
     sim_free(&s);
     /* the direct write's threshold: a mean extent of exactly
-     * NCP_IO_DIRECT_MIN, one byte under it, and idle ranks */
+     * NCP_AGG_DIRECT_MIN, one byte under it, and idle ranks */
     for (int under = 0; under < 2; under++) {
         sim_init(&s, 3);
         s.lim.naggr = 1;
         s.lim.round_cap = 1 << 20;
-        add(&s, 0, 0, NCP_IO_DIRECT_MIN);
-        add(&s, 0, NCP_IO_DIRECT_MIN + 7, NCP_IO_DIRECT_MIN - under);
+        add(&s, 0, 0, NCP_AGG_DIRECT_MIN);
+        add(&s, 0, NCP_AGG_DIRECT_MIN + 7, NCP_AGG_DIRECT_MIN - under);
         add(&s, 2, (int64_t)5 << 20, (int64_t)3 << 20);
         expect(direct_sim(&s) != under, "direct threshold");
         run_case(&s, "direct-threshold", under);

@@ -1,27 +1,35 @@
 /*
- * ncp_posix.h -- the POSIX driver's per-file state, read by every file
- * of the driver.  The files, top to bottom (each calls only those below
- * it; each declares what it offers in an ncp_*.h of its name):
+ * ncp_agg.h -- the aggregator: two-phase collective writes that ncpario
+ * does itself.  The ranks agree on a plan, then move the bytes of every
+ * planned window to its aggregator, which merges them and hands each run
+ * of file bytes to a sink.  The files, top to bottom (each calls only
+ * those below it; each declares what it offers in an ncp_*.h):
  *
- *   posix.c        the driver's table: open, close, transfers, hints
- *   posix_agg.c    an aggregated write: the plan, then one of two paths
- *   posix_msg.c    path 1: rounds by message (MPI_Alltoallw)
- *   posix_shm.c    path 2: rounds through the shared staging
+ *   agg.c          one aggregated write: the plan, then one of two paths
+ *   msg.c          path 1: rounds by message (MPI_Alltoallw)
+ *   shm.c          path 2: rounds through the shared staging
  *   shm_keep.c     stagings kept between files
  *   shm_stage.c    a staging's window and layout
  *   shm_counter.c  the counters the shared rounds hand over by
- *   posix_plan.c   the plan, pure arithmetic (no MPI)
- *   posix_move.c   one rank's bytes to and from the file (no MPI)
+ *   plan.c         the plan, pure arithmetic (no MPI)
+ *
+ * Nothing here makes a system call on the file: the sink does (the posix
+ * driver's is a pwritev, io/transport).
  */
-#ifndef NCP_POSIX_H
-#define NCP_POSIX_H
+#ifndef NCP_AGG_H
+#define NCP_AGG_H
 
-#include "ncp_io_driver.h"
+#include <sys/uio.h>
+
+#include "../../base/ncp_extents.h"
+
+/* Pieces handed to the sink at once (Linux takes 1024 in a pwritev). */
+#define NCP_AGG_IOV 1024
 
 struct ncp_shm_stage;
 
 /* Shared staging: not for this file, possible once an aggregated write
- * comes, or set up (posix_shm.c draws the states). */
+ * comes, or set up (shm.c draws the states). */
 enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
 
 /* The largest nc_posix_buffer_size staged in shared memory; a larger
@@ -39,9 +47,19 @@ enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
  */
 #define NCP_SHM_AFTER_WINDOWS 8
 
-typedef struct ncp_posix {
+/* Where an aggregator's merged bytes go: write the file bytes [off, off
+ * + the pieces' total) from iov[0..n) (iov may be advanced).  Returns an
+ * NC_* code. */
+typedef struct ncp_agg_sink {
+    int (*write)(void *arg, struct iovec *iov, int n, MPI_Offset off);
+    void *arg;
+} ncp_agg_sink;
+
+typedef struct ncp_agg {
+    MPI_Comm comm;      /* the writing ranks (not owned) */
+    ncp_agg_sink sink;  /* where the aggregators' merged bytes go */
     int naggr;          /* number of aggregators */
-    int *aggr;          /* their ranks in f->comm, ascending */
+    int *aggr;          /* their ranks in comm, ascending */
     int my_aggr;        /* this rank's index in aggr, or -1 */
     int64_t round_cap;  /* bytes an aggregator stages per round: the
                            nc_posix_buffer_size hint, or half of it when
@@ -50,7 +68,7 @@ typedef struct ncp_posix {
                            bytes, not sized to the call */
     int shm;            /* NCP_SHM_* */
     int direct_ok;      /* nc_posix_shm=auto: a collective write of large
-                           extents may skip the aggregators (posix_agg.c);
+                           extents may skip the aggregators (agg.c);
                            a chosen staging pins the aggregated path */
     int64_t shm_after;  /* NCP_SHM_LATER: set up once `windows` reaches
                            this (0: at the first aggregated write) */
@@ -62,6 +80,16 @@ typedef struct ncp_posix {
     int64_t per_node;   /* nc_posix_aggrs_per_node, part of a kept
                            staging's key */
     struct ncp_shm_stage *stage; /* the shared staging, when NCP_SHM_ON */
-} ncp_posix;
+    int64_t rounds;     /* aggregated rounds run so far */
+    int64_t shm_rounds; /* of them, staged in shared memory */
+} ncp_agg;
+
+/* Collective: the bytes of ext (memory side mem) shipped to the
+ * aggregators of their file domains, which hand them to the sink in
+ * rounds of at most round_cap bytes each.  *direct = 1 instead when every
+ * rank's extents are large and direct_ok is set: nothing moved, each rank
+ * is to write its own.  Returns this rank's own code; the caller agrees. */
+int ncp_agg_write(ncp_agg *a, const ncp_extents *ext,
+                  const ncp_extents *mem, int *direct);
 
 #endif

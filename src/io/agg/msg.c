@@ -1,14 +1,14 @@
 /*
- * posix_msg.c -- the rounds of an aggregated write by message, wherever
- * the shared staging is not set up (posix_plan.c plans the rounds).  In
+ * msg.c -- the rounds of an aggregated write by message, wherever
+ * the shared staging is not set up (plan.c plans the rounds).  In
  * each round every rank sends each aggregator its extents clipped to the
  * aggregator's window and the bytes they hold, all in one MPI_Alltoallw,
- * and the aggregator writes them with a few large pwritev calls.
+ * and the aggregator hands them to the sink in a few large runs.
  *
  * No packing on either side: a message is one datatype on absolute
  * addresses, its first block the sender's pairs, the others its memory
  * pieces; the receiver's type puts the pairs in its pair list and the
- * bytes in its staging buffer, into which pwritev then points.
+ * bytes in its staging buffer, into which the sink's pieces then point.
  *
  * Why one collective a round: a receiver must know what each rank sends
  * it before the round.  Asking in the round (the counts, an agreement
@@ -20,14 +20,14 @@
  * holds at most MSG_COUNT_BYTES of counts per aggregator: 1024 rounds at
  * 4 ranks, one round a batch from 4096 ranks on.
  */
-#include "ncp_posix_msg.h"
+#include "ncp_agg_msg.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncp_posix_move.h"
 #include "pnetcdf.h"
+#include "../../base/ncp_agree.h"
 
 /* What an aggregator receives in one count exchange, at most: two
  * int64s per rank per round. */
@@ -131,12 +131,12 @@ static void call_free(msg_call *c)
 }
 
 /* The arrays of every batch, sized for the most rounds a batch holds. */
-static int call_alloc(msg_call *c, const ncp_file *f, int np)
+static int call_alloc(msg_call *c, const ncp_agg *agg, int np)
 {
     size_t nw = (size_t)(c->room * c->naggr);
     c->win = malloc(2 * nw * sizeof(MPI_Offset));
     c->out = malloc(2 * nw * sizeof(int64_t));
-    if (f->posix->my_aggr >= 0) {
+    if (agg->my_aggr >= 0) {
         c->in = malloc(2 * (size_t)(c->room * np) * sizeof(int64_t));
         c->inbox.pairs_at = malloc((size_t)(np + 1) * sizeof(int64_t));
         c->inbox.stage_at = malloc((size_t)(np + 1) * sizeof(int64_t));
@@ -179,21 +179,21 @@ static int round_alloc(msg_call *c, int np, int64_t next)
 
 /* The call's buffers (NULL when out of memory): for batches of up to
  * nrounds rounds, in each of which I have at most next pairs. */
-static msg_call *call_new(const ncp_file *f, int64_t nrounds, int64_t next)
+static msg_call *call_new(const ncp_agg *agg, int64_t nrounds, int64_t next)
 {
     msg_call *c = calloc(1, sizeof(*c));
     int np;
     if (!c) return NULL;
-    MPI_Comm_size(f->comm, &np);
-    MPI_Comm_rank(f->comm, &c->me);
+    MPI_Comm_size(agg->comm, &np);
+    MPI_Comm_rank(agg->comm, &c->me);
     c->np = np;
-    c->naggr = f->posix->naggr;
+    c->naggr = agg->naggr;
     c->room = MSG_COUNT_BYTES / (16 * (int64_t)np);
     if (c->room > nrounds) c->room = nrounds;
     if (c->room < 1) c->room = 1;
     MPI_Type_contiguous(0, MPI_BYTE, &c->empty);
     MPI_Type_commit(&c->empty);
-    if (call_alloc(c, f, np) != NC_NOERR ||
+    if (call_alloc(c, agg, np) != NC_NOERR ||
         round_alloc(c, np, next) != NC_NOERR) {
         call_free(c);
         return NULL;
@@ -221,7 +221,7 @@ static MPI_Offset *win_at(const msg_call *c, int a, int64_t k)
 
 /* The batch's windows, from the plan (which moves past them), and my
  * counts in each; with the largest message and packing they need. */
-static void batch_count(ncp_file *f, ncp_agg_plan *p, const ncp_stream *s,
+static void batch_count(ncp_agg *agg, ncp_agg_plan *p, const ncp_stream *s,
                         msg_call *c)
 {
     int64_t k;
@@ -239,7 +239,7 @@ static void batch_count(ncp_file *f, ncp_agg_plan *p, const ncp_stream *s,
                 ncp_stream_window(s, w[0], w[1], &s0, &s1);
                 cnt[1] = s1 - s0;
             }
-            if (f->posix->aggr[a] == c->me || s1 == s0) continue;
+            if (agg->aggr[a] == c->me || s1 == s0) continue;
             packed += s1 - s0;
             nblk = s->mem->swap ? 1 : ncp_stream_blocks(s, s0, s1, NULL, NULL);
             if (nblk > c->most_blocks) c->most_blocks = nblk;
@@ -250,25 +250,25 @@ static void batch_count(ncp_file *f, ncp_agg_plan *p, const ncp_stream *s,
 }
 
 /* Collective: each aggregator learns every rank's counts of the batch. */
-static void batch_exchange(const ncp_file *f, msg_call *c)
+static void batch_exchange(const ncp_agg *agg, msg_call *c)
 {
     int a, q, per = (int)(2 * c->n);
     for (a = 0; a < c->naggr; a++) {
-        c->scnt[f->posix->aggr[a]] = per;
-        c->sdsp[f->posix->aggr[a]] = a * per;
+        c->scnt[agg->aggr[a]] = per;
+        c->sdsp[agg->aggr[a]] = a * per;
     }
-    for (q = 0; q < c->np && f->posix->my_aggr >= 0; q++) {
+    for (q = 0; q < c->np && agg->my_aggr >= 0; q++) {
         c->rcnt[q] = per;
         c->rdsp[q] = q * per;
     }
     MPI_Alltoallv(c->out, c->scnt, c->sdsp, MPI_INT64_T, c->in, c->rcnt,
-                  c->rdsp, MPI_INT64_T, f->comm);
+                  c->rdsp, MPI_INT64_T, agg->comm);
 }
 
 /* The batch's buffers: a type's blocks (a receive type has two) and the
  * packing for my sends, the pairs and bytes of its largest round for an
  * aggregator's receives. */
-static int batch_alloc(const ncp_file *f, const ncp_stream *s, msg_call *c,
+static int batch_alloc(const ncp_agg *agg, const ncp_stream *s, msg_call *c,
                        msg_inbox *in)
 {
     int64_t k, most_pairs = 0, most_bytes = 0, nb = c->most_blocks + 1;
@@ -281,7 +281,7 @@ static int batch_alloc(const ncp_file *f, const ncp_stream *s, msg_call *c,
     if (s->mem->swap && c->most_packed > 0 &&
         !(c->packed = malloc((size_t)c->most_packed)))
         return NC_ENOMEM;
-    if (f->posix->my_aggr < 0) return NC_NOERR;
+    if (agg->my_aggr < 0) return NC_NOERR;
     for (k = 0; k < c->n; k++) {
         int64_t np_k = 0, nb_k = 0;
         for (q = 0; q < c->np; q++) {
@@ -337,12 +337,12 @@ static void pairs_block(msg_call *c, const MPI_Offset *addr, int64_t n)
  * first copied swapped into c->packed, the caller's buffer holding them
  * unswapped.
  */
-static void send_types(const ncp_file *f, const ncp_stream *s, msg_call *c)
+static void send_types(const ncp_agg *agg, const ncp_stream *s, msg_call *c)
 {
     int64_t at = 0, n, nb, i;
     int a;
     for (a = 0; a < c->naggr; a++) {
-        int peer = f->posix->aggr[a];
+        int peer = agg->aggr[a];
         n = c->pairs_at[a + 1] - c->pairs_at[a];
         if (peer == c->me || n == 0) continue;
         pairs_block(c, c->pairs + 2 * c->pairs_at[a], n);
@@ -387,35 +387,36 @@ static void recv_types(msg_call *c, msg_inbox *in, int64_t k)
 /* An aggregator's own pairs and bytes into its inbox, as the file is to
  * hold them: cheaper than sending them to itself through MPI, and the
  * swap of deferred puts rides along with the copy. */
-static void keep_own(const ncp_file *f, const ncp_stream *s,
+static void keep_own(const ncp_agg *agg, const ncp_stream *s,
                      const msg_call *c, msg_inbox *in)
 {
-    int a = f->posix->my_aggr;
+    int a = agg->my_aggr;
     int64_t n = c->pairs_at[a + 1] - c->pairs_at[a];
     memcpy(in->pairs + 2 * in->pairs_at[c->me], c->pairs + 2 * c->pairs_at[a],
            (size_t)(2 * n) * sizeof(MPI_Offset));
     ncp_stream_copy(s, c->s0[a], c->s1[a], in->stage + in->stage_at[c->me]);
 }
 
-/* pwritev batches: pieces join the current batch while they continue it
+/* The sink's runs: pieces join the current run while they continue it
  * in the file. */
 typedef struct msg_writer {
-    int fd, n, err;
+    const ncp_agg_sink *sink;
+    int n, err;
     MPI_Offset start, end;
-    struct iovec iov[NCP_POSIX_IOV];
+    struct iovec iov[NCP_AGG_IOV];
 } msg_writer;
 
 static void writer_flush(msg_writer *w)
 {
     if (w->n > 0 && w->err == NC_NOERR)
-        w->err = ncp_posix_pwritev(w->fd, w->iov, w->n, w->start);
+        w->err = w->sink->write(w->sink->arg, w->iov, w->n, w->start);
     w->n = 0;
 }
 
 static void writer_add(msg_writer *w, MPI_Offset off, MPI_Offset len,
                        char *addr)
 {
-    if (w->n > 0 && (off != w->end || w->n == NCP_POSIX_IOV))
+    if (w->n > 0 && (off != w->end || w->n == NCP_AGG_IOV))
         writer_flush(w);
     if (w->n == 0) w->start = w->end = off;
     w->iov[w->n].iov_base = addr;
@@ -428,7 +429,7 @@ static void writer_add(msg_writer *w, MPI_Offset off, MPI_Offset len,
  * Write what the ranks sent, in file order: a k-way merge of their sorted
  * pair lists, O(n log k), with no copy beyond the staging buffer.
  */
-static int inbox_write(int fd, int np, msg_inbox *in)
+static int inbox_write(const ncp_agg_sink *sink, int np, msg_inbox *in)
 {
     msg_writer *w = calloc(1, sizeof(*w));
     int64_t *taken = calloc((size_t)np, sizeof(int64_t)), i;
@@ -437,7 +438,7 @@ static int inbox_write(int fd, int np, msg_inbox *in)
                                          in->pairs_at + 1);
     if (!w || !taken) err = NC_ENOMEM;
     if (err == NC_NOERR) {
-        w->fd = fd;
+        w->sink = sink;
         while ((q = ncp_runmerge_pop(&m, &i)) >= 0) {
             writer_add(w, in->pairs[2 * i], in->pairs[2 * i + 1],
                        in->stage + in->stage_at[q] + taken[q]);
@@ -453,45 +454,45 @@ static int inbox_write(int fd, int np, msg_inbox *in)
 }
 
 /* Round k of the batch, every rank: one exchange, then the aggregators
- * write.  Returns this aggregator's write error. */
-static int round_run(ncp_file *f, const ncp_stream *s, msg_call *c,
+ * hand their bytes to the sink.  Returns this aggregator's write error. */
+static int round_run(ncp_agg *agg, const ncp_stream *s, msg_call *c,
                      msg_inbox *in, int64_t k)
 {
-    int err = NC_NOERR, mine = f->posix->my_aggr >= 0;
+    int err = NC_NOERR, mine = agg->my_aggr >= 0;
     round_clip(c, s, k);
-    send_types(f, s, c);
+    send_types(agg, s, c);
     if (mine) recv_types(c, in, k);
     MPI_Alltoallw(MPI_BOTTOM, c->ones, c->zeros, c->stype, MPI_BOTTOM,
-                  c->ones, c->zeros, c->rtype, f->comm);
+                  c->ones, c->zeros, c->rtype, agg->comm);
     if (mine) {
-        keep_own(f, s, c, in);
-        err = inbox_write(f->fd, c->np, in);
+        keep_own(agg, s, c, in);
+        err = inbox_write(&agg->sink, c->np, in);
     }
     types_reset(c->stype, c->np, c->empty);
     types_reset(c->rtype, c->np, c->empty);
     return err;
 }
 
-int ncp_posix_write_by_message(ncp_file *f, ncp_agg_plan *p,
-                               const ncp_stream *s)
+int ncp_agg_write_by_message(ncp_agg *agg, ncp_agg_plan *p,
+                             const ncp_stream *s)
 {
     msg_call *c;
     int64_t k, done;
     int err, e, werr = NC_NOERR;
     if (p->nrounds == 0) return NC_NOERR; /* the same on every rank */
-    c = call_new(f, p->nrounds, s->ext->n);
-    err = ncp_agree(f->comm, c ? NC_NOERR : NC_ENOMEM);
+    c = call_new(agg, p->nrounds, s->ext->n);
+    err = ncp_agree(agg->comm, c ? NC_NOERR : NC_ENOMEM);
     /* a failed write on one aggregator does not stop the rounds: the
      * others still write theirs, and the caller agrees on the code */
     for (done = 0; err == NC_NOERR && done < p->nrounds; done += c->n) {
         c->n = p->nrounds - done < c->room ? p->nrounds - done : c->room;
-        batch_count(f, p, s, c);
-        batch_exchange(f, c);
-        err = ncp_agree(f->comm, batch_alloc(f, s, c, &c->inbox));
+        batch_count(agg, p, s, c);
+        batch_exchange(agg, c);
+        err = ncp_agree(agg->comm, batch_alloc(agg, s, c, &c->inbox));
         for (k = 0; err == NC_NOERR && k < c->n; k++) {
-            e = round_run(f, s, c, &c->inbox, k);
+            e = round_run(agg, s, c, &c->inbox, k);
             if (e != NC_NOERR && werr == NC_NOERR) werr = e;
-            f->driver_rounds++;
+            agg->rounds++;
         }
         batch_free(c, &c->inbox);
     }

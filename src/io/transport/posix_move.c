@@ -1,6 +1,6 @@
 /*
- * posix_move.c -- the POSIX driver's leaf: one rank's bytes between the
- * file and its memory pieces, with preadv/pwritev and no communication.
+ * posix_move.c -- the transport: one rank's bytes between the file and
+ * its memory pieces, with preadv/pwritev and no communication.
  * Reads of many small, close extents go through a bounce buffer (the
  * sieve, see sieve_end); pieces with swap widths are byte-reversed a
  * cache-sized chunk at a time, a read's in place after its preadv, a
@@ -11,7 +11,8 @@
  *     the memory untouched, as an MPI-IO read does.
  *  2. A write only reads the caller's buffer (write_swapped swaps
  *     through a bounce buffer).
- *  3. No MPI call: the aggregation paths above call in here on one rank.
+ *  3. No MPI communication: the drivers and the journal above call in
+ *     here on one rank.
  */
 #define _GNU_SOURCE
 #include "ncp_posix_move.h"
@@ -25,7 +26,7 @@
 #include <unistd.h>
 
 #include "pnetcdf.h"
-#include "../format/ncp_xconv.h"
+#include "../../format/ncp_xconv.h"
 
 int ncp_posix_errno(int e, int fallback)
 {

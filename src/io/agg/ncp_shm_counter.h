@@ -1,7 +1,7 @@
 /*
  * ncp_shm_counter.h -- a counter in memory shared by the ranks of one
  * node, which ranks wait on until it reaches a value: the hand-over of
- * the shared staging's halves (posix_shm.c).  Counters wrap; a value is
+ * the shared staging's halves (shm.c).  Counters wrap; a value is
  * reached when the counter is no more than 2^31 - 1 behind it.
  */
 #ifndef NCP_SHM_COUNTER_H

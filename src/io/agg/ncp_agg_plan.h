@@ -1,12 +1,12 @@
 /*
- * ncp_posix_plan.h -- the plan of an aggregated write (posix_plan.c): the
+ * ncp_agg_plan.h -- the plan of an aggregated write (plan.c): the
  * call's file range cut into one domain per aggregator, each domain into
  * windows, and a round for every window where some rank has bytes.  The
- * bytes of a round move by message (posix_msg.c) or through the shared
- * staging (posix_shm.c); both walk the same plan.
+ * bytes of a round move by message (msg.c) or through the shared
+ * staging (shm.c); both walk the same plan.
  *
  * The planner is pure: no MPI call.  Every rank computes the same plan
- * from numbers the ranks reduce between its steps; posix_agg.c runs the
+ * from numbers the ranks reduce between its steps; agg.c runs the
  * steps with the reductions in between (plan_collective):
  *
  *   ncp_plan_local     this rank's range, bytes, mean -> MAX over ranks
@@ -20,7 +20,7 @@
  *
  * then every round: ncp_plan_window for each aggregator, ncp_plan_advance.
  *
- * What a finished plan promises (tests/unit/test_posix_plan.c checks it):
+ * What a finished plan promises (tests/unit/test_agg_plan.c checks it):
  *  1. Domain a is [domains_start + a*domain_size, +domain_size) cut at
  *     data_end; the domains are disjoint, ordered and together cover
  *     [domains_start, data_end), which holds every rank's bytes.
@@ -34,12 +34,20 @@
  *  5. Only windows in busy granules get a round; with one window per
  *     granule, only windows holding bytes.
  */
-#ifndef NCP_POSIX_PLAN_H
-#define NCP_POSIX_PLAN_H
+#ifndef NCP_AGG_PLAN_H
+#define NCP_AGG_PLAN_H
 
 #include <stdint.h>
 
-#include "ncp_io.h"
+#include "../../base/ncp_extents.h"
+
+/* Extents of at least this many bytes on average are written by the rank
+ * that holds them, not gathered to other ranks: a collective write on the
+ * posix driver whose ranks all write such extents skips the aggregators,
+ * and the engine writes independent puts of such pieces at once.  Each
+ * rank's few large pwritev calls cost less than copying every byte once
+ * more, and few calls a rank contend little for the file's lock. */
+#define NCP_AGG_DIRECT_MIN ((int64_t)64 << 10)
 
 /* Domain boundaries fall on multiples of this (a common file system block
  * and stripe size), so two aggregators never share a block. */
@@ -129,7 +137,7 @@ void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[NCP_PLAN_NLOCAL]);
 
 /* From the reduced numbers: does every rank write its own bytes instead
  * (some rank has bytes, and every rank that has averages at least
- * NCP_IO_DIRECT_MIN bytes an extent)?  The same on every rank. */
+ * NCP_AGG_DIRECT_MIN bytes an extent)?  The same on every rank. */
 int ncp_plan_direct(const MPI_Offset all[NCP_PLAN_NLOCAL]);
 
 /* From the reduced numbers: the range, the domains, the windows and the

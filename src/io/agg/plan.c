@@ -1,9 +1,9 @@
 /*
- * posix_plan.c -- the plan of an aggregated write, pure arithmetic on
- * extents and on numbers the ranks reduced (ncp_posix_plan.h lists the
+ * plan.c -- the plan of an aggregated write, pure arithmetic on
+ * extents and on numbers the ranks reduced (ncp_agg_plan.h lists the
  * steps and what a plan promises).  No MPI call here, so the plan can be
  * checked alone against a brute-force reference
- * (tests/unit/test_posix_plan.c).
+ * (tests/unit/test_plan.c).
  *
  * A domain's windows lie on a grid of window_size bytes from the domain's
  * start; busy bits cover granules of windows_per_granule windows, so a
@@ -11,7 +11,7 @@
  * granule is one window, the usual case: only spans of more than
  * NCP_AGG_MAXBITS windows group them).
  */
-#include "ncp_posix_plan.h"
+#include "ncp_agg_plan.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -87,7 +87,7 @@ void ncp_plan_local(const ncp_extents *ext, MPI_Offset mine[NCP_PLAN_NLOCAL])
 
 int ncp_plan_direct(const MPI_Offset all[NCP_PLAN_NLOCAL])
 {
-    return all[2] > 0 && -all[3] >= NCP_IO_DIRECT_MIN;
+    return all[2] > 0 && -all[3] >= NCP_AGG_DIRECT_MIN;
 }
 
 /*

@@ -1,15 +1,16 @@
 /*
- * ncp_posix_move.h -- the POSIX driver's leaf (posix_move.c): one rank's
- * bytes between the file and memory with preadv/pwritev.  No MPI
- * communication; everything above it (the driver, the aggregation paths)
- * calls down into it.
+ * ncp_posix_move.h -- the transport (posix_move.c): one rank's bytes
+ * between the file and memory with preadv/pwritev, the library's one
+ * system-call site for file data.  No MPI communication; the posix
+ * driver (its own transfers and the aggregators' sink) and the journal
+ * call down into it.
  */
 #ifndef NCP_POSIX_MOVE_H
 #define NCP_POSIX_MOVE_H
 
 #include <sys/uio.h>
 
-#include "ncp_io.h"
+#include "../../base/ncp_extents.h"
 
 /* iovec entries handed to one preadv/pwritev (POSIX guarantees 16; Linux
  * takes 1024). */

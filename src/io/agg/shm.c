@@ -1,5 +1,5 @@
 /*
- * posix_shm.c -- the aggregated write staged in shared memory, for a file
+ * shm.c -- the aggregated write staged in shared memory, for a file
  * whose ranks all share one node.  Each aggregator exposes, in an MPI
  * shared-memory window (shm_stage.c), two halves, each holding round_cap
  * data bytes (together nc_posix_buffer_size) and a pool of extent lists.
@@ -9,7 +9,7 @@
  * the way, and writes its clipped extents into the pool there; the
  * aggregator merges the lists to skip the holes and writes the union of
  * the extents from the image.  The windows of every round are planned
- * for the whole call beforehand (posix_plan.c), so a round needs no
+ * for the whole call beforehand (plan.c), so a round needs no
  * collective.
  *
  * Why: by message the aggregator's CPU copies every rank's bytes into its
@@ -24,21 +24,21 @@
  * half k % 2, so the ranks copy round k + 1 while the aggregator writes
  * round k.
  *
- * THE FILE'S STAGING (x->shm, the same on every rank)
+ * THE FILE'S STAGING (a->shm, the same on every rank)
  *
- *   NO ........ no shared staging: the message path (posix_msg.c)
+ *   NO ........ no shared staging: the message path (msg.c)
  *   LATER ..... possible, not made yet: the message path meanwhile
- *   ON ........ x->stage holds a staging: the rounds run here
+ *   ON ........ a->stage holds a staging: the rounds run here
  *
  *   (open)  -> NO      posix_shm_state (posix.c): hint disable, ranks on
  *                      several nodes, read-only, or a buffer too large
  *   (open)  -> LATER   posix_shm_state
  *   (open)  -> ON      posix_shm_state: every rank found a kept staging
  *                      (ncp_shm_keep_take)
- *   LATER   -> ON      ncp_posix_shm_setup, once shm_due (posix_agg.c)
- *   LATER   -> NO      ncp_posix_shm_setup, when any rank failed to make
+ *   LATER   -> ON      ncp_agg_shm_setup, once shm_due (agg.c)
+ *   LATER   -> NO      ncp_agg_shm_setup, when any rank failed to make
  *                      its part of the window
- *   ON      -> NO      ncp_posix_shm_free (close): the staging is kept
+ *   ON      -> NO      ncp_agg_shm_free (close): the staging is kept
  *                      or freed, shm_keep.c draws which
  *
  * A HALF h OF AGGREGATOR a, for its rounds k = h, h + 2, h + 4, ...
@@ -67,25 +67,25 @@
  *  4. A failed write on one aggregator does not stop the rounds: the
  *     others still write theirs, and the caller agrees on the code.
  */
-#include "ncp_posix_shm.h"
+#include "ncp_agg_shm.h"
 
 #include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ncp_posix_move.h"
 #include "ncp_shm_counter.h"
 #include "ncp_shm_stage.h"
 #include "pnetcdf.h"
+#include "../../base/ncp_agree.h"
 
-const char *ncp_posix_shm_broken(const ncp_posix *x)
+const char *ncp_agg_shm_broken(const ncp_agg *a)
 {
-    const ncp_shm_stage *st = x->stage;
-    if (x->shm != NCP_SHM_NO && x->shm != NCP_SHM_LATER &&
-        x->shm != NCP_SHM_ON)
+    const ncp_shm_stage *st = a->stage;
+    if (a->shm != NCP_SHM_NO && a->shm != NCP_SHM_LATER &&
+        a->shm != NCP_SHM_ON)
         return "an unknown staging state";
-    if ((x->shm == NCP_SHM_ON) != (st != NULL))
+    if ((a->shm == NCP_SHM_ON) != (st != NULL))
         return "a staging held outside ON, or ON without one";
     if (st && (st->round < 0 || st->np < 1 || st->me < 0 || st->me >= st->np ||
                st->slot < 1))
@@ -93,9 +93,9 @@ const char *ncp_posix_shm_broken(const ncp_posix *x)
     return NULL;
 }
 
-void ncp_posix_shm_check(const ncp_posix *x, const char *file, int line)
+void ncp_agg_shm_check(const ncp_agg *a, const char *file, int line)
 {
-    const char *broken = ncp_posix_shm_broken(x);
+    const char *broken = ncp_agg_shm_broken(a);
     if (broken) {
         fprintf(stderr, "ncpario: %s:%d: shared staging broken: %s\n", file,
                 line, broken);
@@ -103,57 +103,55 @@ void ncp_posix_shm_check(const ncp_posix *x, const char *file, int line)
     }
 }
 
-int64_t ncp_posix_shm_slot(const ncp_posix *x, int np)
+int64_t ncp_agg_shm_slot(const ncp_agg *a, int np)
 {
-    return ncp_shm_slot(x->round_cap, np);
+    return ncp_shm_slot(a->round_cap, np);
 }
 
-int ncp_posix_shm_setup(ncp_file *f)
+int ncp_agg_shm_setup(ncp_agg *a)
 {
-    ncp_posix *x = f->posix;
     ncp_shm_stage *st =
-        ncp_shm_stage_new(f->comm, x->round_cap, x->per_node, x->naggr);
-    int made = 0, err = ncp_agree(f->comm, st ? NC_NOERR : NC_ENOMEM);
+        ncp_shm_stage_new(a->comm, a->round_cap, a->per_node, a->naggr);
+    int made = 0, err = ncp_agree(a->comm, st ? NC_NOERR : NC_ENOMEM);
     if (err == NC_NOERR)
-        made = ncp_shm_stage_window(st, f->comm, x->aggr, x->naggr,
-                                    x->my_aggr >= 0);
+        made = ncp_shm_stage_window(st, a->comm, a->aggr, a->naggr,
+                                    a->my_aggr >= 0);
     if (err == NC_NOERR)
-        err = ncp_agree(f->comm, made ? NC_NOERR : NC_ENOMEM);
+        err = ncp_agree(a->comm, made ? NC_NOERR : NC_ENOMEM);
     if (err != NC_NOERR) {
         if (made) MPI_Win_free(&st->win);
         if (st && st->comm != MPI_COMM_NULL) MPI_Comm_free(&st->comm);
         ncp_shm_stage_drop(st);
-        x->shm = NCP_SHM_NO;
+        a->shm = NCP_SHM_NO;
         return err;
     }
     /* one passive epoch for the window's life, in which the ranks order
      * their accesses with atomics (release stores, acquire loads) */
     MPI_Win_lock_all(MPI_MODE_NOCHECK, st->win);
-    x->stage = st;
-    x->shm = NCP_SHM_ON;
-    if (x->my_aggr >= 0) ncp_shm_stage_clear(st, x->my_aggr);
+    a->stage = st;
+    a->shm = NCP_SHM_ON;
+    if (a->my_aggr >= 0) ncp_shm_stage_clear(st, a->my_aggr);
     MPI_Win_sync(st->win);
     /* nobody reserves or hands over before the counters are clear */
-    MPI_Barrier(f->comm);
-    NCP_POSIX_SHM_CHECK(x);
+    MPI_Barrier(a->comm);
+    NCP_AGG_SHM_CHECK(a);
     return NC_NOERR;
 }
 
-void ncp_posix_shm_free(ncp_file *f)
+void ncp_agg_shm_free(ncp_agg *a)
 {
-    ncp_posix *x = f->posix;
-    ncp_shm_stage *st = x->stage;
+    ncp_shm_stage *st = a->stage;
     int keep;
-    x->stage = NULL;
-    x->shm = NCP_SHM_NO;
-    NCP_POSIX_SHM_CHECK(x);
+    a->stage = NULL;
+    a->shm = NCP_SHM_NO;
+    NCP_AGG_SHM_CHECK(a);
     if (!st) return;
     if (st->kept) {
         ncp_shm_keep_release(st);
         return;
     }
-    keep = x->keep_stage && ncp_shm_keep_room();
-    MPI_Allreduce(MPI_IN_PLACE, &keep, 1, MPI_INT, MPI_MIN, f->comm);
+    keep = a->keep_stage && ncp_shm_keep_room();
+    MPI_Allreduce(MPI_IN_PLACE, &keep, 1, MPI_INT, MPI_MIN, a->comm);
     if (keep) ncp_shm_keep_add(st);
     else ncp_shm_stage_free(st);
 }
@@ -176,10 +174,10 @@ static uint32_t half_arrivals(const ncp_shm_stage *x, int a, int h)
 
 /* This rank's bytes of stream s in aggregator a's window [lo, hi)
  * (lo == hi: none) into a's current half: FREE -> FILLING -> FULL. */
-static void shm_put(ncp_file *f, const ncp_stream *s, int a, MPI_Offset lo,
-                    MPI_Offset hi)
+static void shm_put(const ncp_agg *agg, const ncp_stream *s, int a,
+                    MPI_Offset lo, MPI_Offset hi)
 {
-    const ncp_shm_stage *x = f->posix->stage;
+    const ncp_shm_stage *x = agg->stage;
     int h = (int)(x->round % 2);
     int64_t *head = ncp_shm_half_heads(x, a, h) + NCP_SHM_HEAD_WORDS * x->me;
     int64_t j, n = 0, at = 0;
@@ -214,23 +212,23 @@ static void shm_put(ncp_file *f, const ncp_stream *s, int a, MPI_Offset lo,
 
 /* File bytes [run, end) from data, which holds the window from file
  * offset lo on (nothing when empty). */
-static int write_run(int fd, char *data, MPI_Offset lo, MPI_Offset run,
-                     MPI_Offset end)
+static int write_run(const ncp_agg_sink *sink, char *data, MPI_Offset lo,
+                     MPI_Offset run, MPI_Offset end)
 {
     struct iovec one;
     if (end <= run) return NC_NOERR;
     one.iov_base = data + (run - lo);
     one.iov_len = (size_t)(end - run);
-    return ncp_posix_pwritev(fd, &one, 1, run);
+    return sink->write(sink->arg, &one, 1, run);
 }
 
 /* The union of the ranks' lists in the half, written from the image a
  * run at a time. */
-static int write_union(ncp_file *f, int h, MPI_Offset lo)
+static int write_union(const ncp_agg *agg, int h, MPI_Offset lo)
 {
-    const ncp_shm_stage *x = f->posix->stage;
-    const MPI_Offset *pairs = ncp_shm_half_pool(x, f->posix->my_aggr, h);
-    char *data = ncp_shm_half_data(x, f->posix->my_aggr, h);
+    const ncp_shm_stage *x = agg->stage;
+    const MPI_Offset *pairs = ncp_shm_half_pool(x, agg->my_aggr, h);
+    char *data = ncp_shm_half_data(x, agg->my_aggr, h);
     MPI_Offset run = 0, end = -1; /* the run being gathered */
     ncp_runmerge m;
     int64_t i;
@@ -239,22 +237,22 @@ static int write_union(ncp_file *f, int h, MPI_Offset lo)
     while (err == NC_NOERR && ncp_runmerge_pop(&m, &i) >= 0) {
         const MPI_Offset *pair = pairs + 2 * i;
         if (pair[0] > end) { /* a hole: write the run so far */
-            err = write_run(f->fd, data, lo, run, end);
+            err = write_run(&agg->sink, data, lo, run, end);
             run = pair[0];
         }
         if (pair[0] + pair[1] > end) end = pair[0] + pair[1];
     }
-    if (err == NC_NOERR) err = write_run(f->fd, data, lo, run, end);
+    if (err == NC_NOERR) err = write_run(&agg->sink, data, lo, run, end);
     ncp_runmerge_free(&m);
     return err;
 }
 
 /* The aggregator writes its current half, whose window starts at lo:
  * FULL -> DRAINING -> FREE.  Returns its write error. */
-static int shm_drain(ncp_file *f, MPI_Offset lo)
+static int shm_drain(const ncp_agg *agg, MPI_Offset lo)
 {
-    ncp_shm_stage *x = f->posix->stage;
-    int me = f->posix->my_aggr;
+    ncp_shm_stage *x = agg->stage;
+    int me = agg->my_aggr;
     int h = (int)(x->round % 2), q, any = 0, err = NC_NOERR;
     const int64_t *head = ncp_shm_half_heads(x, me, h);
     ncp_shm_counter_wait(ncp_shm_half_arrived(x, me, h), all_arrived(x));
@@ -265,7 +263,7 @@ static int shm_drain(ncp_file *f, MPI_Offset lo)
         x->first[x->np + q] = head[0] + head[1];
         any |= head[1] > 0;
     }
-    if (any) err = write_union(f, h, lo);
+    if (any) err = write_union(agg, h, lo);
     /* empty again for the round two on, whose ranks reserve only after
      * the store below */
     *ncp_shm_half_fill(x, me, h) = 0;
@@ -273,27 +271,26 @@ static int shm_drain(ncp_file *f, MPI_Offset lo)
     return err;
 }
 
-int ncp_posix_write_by_shm(ncp_file *f, ncp_agg_plan *p, const ncp_stream *s)
+int ncp_agg_write_by_shm(ncp_agg *agg, ncp_agg_plan *p, const ncp_stream *s)
 {
-    const ncp_posix *x = f->posix;
     int a, e, werr = NC_NOERR;
     int64_t k;
     MPI_Offset lo, hi, my_lo = 0; /* my_lo: my own window's start */
-    NCP_POSIX_SHM_CHECK(x);
+    NCP_AGG_SHM_CHECK(agg);
     for (k = 0; k < p->nrounds; k++) {
-        for (a = 0; a < x->naggr; a++) {
+        for (a = 0; a < agg->naggr; a++) {
             ncp_plan_window(p, a, &lo, &hi);
-            shm_put(f, s, a, lo, hi);
-            if (a == x->my_aggr) my_lo = lo;
+            shm_put(agg, s, a, lo, hi);
+            if (a == agg->my_aggr) my_lo = lo;
         }
-        if (x->my_aggr >= 0) {
-            e = shm_drain(f, my_lo);
+        if (agg->my_aggr >= 0) {
+            e = shm_drain(agg, my_lo);
             if (e != NC_NOERR && werr == NC_NOERR) werr = e;
         }
-        x->stage->round++;
+        agg->stage->round++;
         ncp_plan_advance(p);
-        f->driver_rounds++;
-        f->driver_shm_rounds++;
+        agg->rounds++;
+        agg->shm_rounds++;
     }
     return werr;
 }

@@ -1,0 +1,18 @@
+/*
+ * ncp_agg_msg.h -- an aggregated write's rounds by message (msg.c), run
+ * by agg.c wherever no shared staging is set up.
+ */
+#ifndef NCP_AGG_MSG_H
+#define NCP_AGG_MSG_H
+
+#include "ncp_agg.h"
+#include "ncp_agg_plan.h"
+#include "../../base/ncp_stream.h"
+
+/* Collective over a->comm: the plan's rounds by message, from its current
+ * round on.  Returns the agreed code of a failed allocation, else this
+ * aggregator's own write error. */
+int ncp_agg_write_by_message(ncp_agg *a, ncp_agg_plan *p,
+                             const ncp_stream *s);
+
+#endif
