@@ -246,6 +246,7 @@ static void vtable_fill(fault_drv *s)
     const ncp_io_driver *in = s->inner;
     s->vt.name = in->name; /* what the file reports as its driver */
     s->vt.codes_local = s->local;
+    s->vt.moves_alone = in->moves_alone;
     s->vt.swaps = in->swaps ? fault_swaps : NULL;
     s->vt.open = fault_open;
     s->vt.close = fault_close;

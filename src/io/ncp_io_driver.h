@@ -24,6 +24,10 @@ struct ncp_io_driver {
     /* 1: a collective call may return a different code on each rank (an
      * MPI-IO layer's do), so io.c agrees on it; 0: the driver agrees. */
     int codes_local;
+    /* 1: each rank moves its own bytes with no other rank's help (posix),
+     * so the I/O groups' aggregators write and read on their own; 0: they
+     * make one collective call together every round (MPI-IO). */
+    int moves_alone;
     /* Whether a transfer takes memory pieces with swap widths
      * (ncp_io_swaps); NULL: never. */
     int (*swaps)(const ncp_file *f, int collective, int is_write);

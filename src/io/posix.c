@@ -33,11 +33,8 @@
 #include <unistd.h>
 
 #include "agg/ncp_agg.h"
-#include "agg/ncp_agg_shm.h"
-#include "agg/ncp_shm_stage.h"
 #include "pnetcdf.h"
 #include "transport/ncp_posix_move.h"
-#include "../util/ncp_hints.h"
 
 /* Does a write go through the aggregators (agg/agg.c)?  Only a
  * collective one, when a node has more ranks than aggregators. */
@@ -83,21 +80,16 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
 /*
  * Who swaps a byte-swapped buffer: the driver, wherever its bytes pass
  * through this rank's hands anyway (a read as the bytes arrive; a rank
- * writing its own bytes, a cache-sized chunk into a bounce buffer
- * before each pwritev; a rank copying into the shared staging; an aggregator
- * copying its own bytes into its staging), since the bytes are then in
- * cache.  The exception, left to the engine's in-place swap, is the
- * other ranks of an aggregated write on a file that can have no shared
- * staging (NCP_SHM_NO): all of them swap at once before the rounds,
- * while packing swapped bytes would lengthen the aggregator's wait on
- * them.  Under auto they pack even before the shared staging is due,
- * because the call that sets it up is not known before its rounds are
- * planned.
+ * writing its own bytes, a cache-sized chunk into a bounce buffer before
+ * each pwritev; an aggregated write as ncp_agg_takes_swaps says), since
+ * the bytes are then in cache.  Under nc_posix_shm=auto the ranks copy
+ * swapped bytes even before the shared staging is due, because the call
+ * that sets it up is not known before its rounds are planned.
  */
 static int posix_swaps(const ncp_file *f, int collective, int is_write)
 {
     if (!is_write || !posix_write_aggregates(f, collective)) return 1;
-    return f->agg->my_aggr >= 0 || f->agg->shm != NCP_SHM_NO;
+    return ncp_agg_takes_swaps(f->agg);
 }
 
 static int open_fd(ncp_file *f, int flags, int fallback)
@@ -108,123 +100,23 @@ static int open_fd(ncp_file *f, int flags, int fallback)
 
 /*
  * The aggregators of the file domains: the first nc_posix_aggrs_per_node
- * ranks (default 1) of every node, in rank order.  Rank 0's hints choose
- * for everyone.  (These are the driver's own; the I/O groups above the
- * drivers, nc_io_group_per_node and nc_io_group_size, open their
- * aggregators' file with every aggregator writing its own bytes.)
- *
- * The hints are rows of the hint table (its defaults and ranges are
- * there); the enums below name their words' indices.
- * nc_posix_shm: auto (shared staging once NCP_SHM_AFTER_WINDOWS windows
- * were written), enable (from the first aggregated write), disable.
- * nc_posix_window: sized (each call's window within 7.5% of the largest
- * rank's bytes, agg/agg.c) or full (the hint's size, in fewer rounds).
- * nc_posix_shm_keep: a file's shared staging goes on to the next file
- * (agg/shm_keep.c), or is freed at close.
+ * ranks (default 1) of every node, in rank order; rank 0's hints choose
+ * for everyone (agg/setup.c).  The driver's collective writes go through
+ * them; the I/O groups above the drivers make aggregators of their own.
  */
-enum { SHM_AUTO, SHM_ENABLE, SHM_DISABLE };
-enum { KEEP_ENABLE, KEEP_DISABLE };
-
-/* The hints the driver's state comes from, rank 0's;
- * v->posix_aggrs_per_node < 0 when rank 0 met a bad one. */
-static void posix_hints(ncp_file *f, ncp_hints *v)
-{
-    int rank, err = NC_NOERR;
-    MPI_Comm_rank(f->comm, &rank);
-    ncp_hints_defaults(v);
-    if (rank == 0) err = ncp_hints_read(f->info, NCP_HO_POSIX, 1, v);
-    if (err != NC_NOERR) v->posix_aggrs_per_node = -1;
-    MPI_Bcast(v, (int)sizeof(*v), MPI_BYTE, 0, f->comm);
-}
-
-/* The staging's bytes a round: two rounds share the hint's buffer. */
-static int64_t shm_round_cap(int64_t buffer_size)
-{
-    return buffer_size > 1 ? buffer_size / 2 : 1;
-}
-
-/*
- * Every rank sees the same: one node holds all ranks or not, and the
- * hints are rank 0's.  Shared staging needs all ranks on one node and
- * fewer aggregators than ranks there.  Under it, a kept staging of a
- * congruent communicator is taken over when every rank has one
- * (all_kept, agreed by the caller), and stages from the first
- * aggregated write.
- */
-static void posix_shm_state(ncp_file *f, const ncp_hints *v, int shm_ok,
-                            ncp_shm_stage *found, int all_kept)
-{
-    ncp_agg *x = f->agg;
-    x->per_node = v->posix_aggrs_per_node;
-    x->keep_stage = v->posix_shm_keep == KEEP_ENABLE;
-    x->direct_ok = v->posix_shm == SHM_AUTO;
-    if (!shm_ok) return;
-    x->shm = NCP_SHM_LATER;
-    x->shm_after = v->posix_shm == SHM_AUTO ? NCP_SHM_AFTER_WINDOWS : 0;
-    x->round_cap = shm_round_cap(v->posix_buffer_size);
-    if (!all_kept) return;
-    ncp_shm_keep_take(found);
-    x->stage = found;
-    x->shm = NCP_SHM_ON;
-    NCP_AGG_SHM_CHECK(x);
-}
-
 static int posix_state(ncp_file *f)
 {
-    ncp_hints hv, *v = &hv;
-    int rank, nprocs, local, nlocal, i, n = 0, *flags = NULL, err = NC_NOERR;
-    int mine, shm_ok, all_kept = 1;
-    ncp_shm_stage *found = NULL;
-    MPI_Comm node;
-    MPI_Comm_rank(f->comm, &rank);
-    MPI_Comm_size(f->comm, &nprocs);
-    posix_hints(f, v);
-    if (v->posix_aggrs_per_node < 0) return NC_EINVAL;
-    f->agg = calloc(1, sizeof(*f->agg));
-    flags = malloc((size_t)nprocs * sizeof(int));
-    if (f->agg) f->agg->aggr = malloc((size_t)nprocs * sizeof(int));
-    err = (!f->agg || !flags || !f->agg->aggr) ? NC_ENOMEM : NC_NOERR;
-    if ((err = ncp_agree(f->comm, err)) != NC_NOERR) goto done;
-    MPI_Comm_split_type(f->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
-                        &node);
-    MPI_Comm_rank(node, &local);
-    MPI_Comm_size(node, &nlocal);
-    MPI_Comm_free(&node);
-    shm_ok = v->posix_shm != SHM_DISABLE && nlocal == nprocs &&
-             v->posix_aggrs_per_node < nlocal && f->writable &&
-             v->posix_buffer_size <= NCP_SHM_MAX_CAP;
-    if (shm_ok && v->posix_shm_keep == KEEP_ENABLE)
-        found = ncp_shm_keep_find(f->comm,
-                                  shm_round_cap(v->posix_buffer_size),
-                                  v->posix_aggrs_per_node);
-    /* bit 0: I aggregate; bit 1: I hold a kept staging for this file */
-    mine = (local < v->posix_aggrs_per_node) | (found ? 2 : 0);
-    MPI_Allgather(&mine, 1, MPI_INT, flags, 1, MPI_INT, f->comm);
-    f->agg->comm = f->comm;
-    f->agg->sink.write = posix_sink_write;
-    f->agg->sink.arg = f;
-    f->agg->my_aggr = -1;
-    for (i = 0; i < nprocs; i++) {
-        if (flags[i] & 1 && i == rank) f->agg->my_aggr = n;
-        if (flags[i] & 1) f->agg->aggr[n++] = i;
-        all_kept &= flags[i] >> 1;
-    }
-    f->agg->naggr = n;
-    f->agg->round_cap = v->posix_buffer_size;
-    f->agg->full_windows = (int)v->posix_window;
-    posix_shm_state(f, v, shm_ok, found, all_kept);
-done:
-    free(flags);
-    return err;
+    ncp_agg_conf c;
+    ncp_agg_sink sink = {posix_sink_write, f};
+    int err = ncp_agg_conf_read(f->comm, f->info, &c);
+    if (err != NC_NOERR) return err;
+    c.writable = f->writable;
+    return ncp_agg_open(f->comm, &c, sink, &f->agg);
 }
 
 static void posix_state_free(ncp_file *f)
 {
-    if (f->agg) {
-        ncp_agg_shm_free(f->agg);
-        free(f->agg->aggr);
-    }
-    free(f->agg);
+    ncp_agg_close(f->agg);
     f->agg = NULL;
 }
 
@@ -319,6 +211,7 @@ static int posix_get_info(ncp_file *f, MPI_Info *info)
 
 const ncp_io_driver ncp_io_posix_driver = {
     .name = "posix",
+    .moves_alone = 1,
     .swaps = posix_swaps,
     .open = posix_open,
     .close = posix_close,

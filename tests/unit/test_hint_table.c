@@ -61,7 +61,7 @@ static void test_defaults(void)
     check(h.io_group_size == 0 && h.io_group_per_node == 0 &&
               h.num_aggrs_per_node == 0,
           "I/O groups off by default");
-    check(h.io_group_buffer_size == (int64_t)4 << 20, "group cap 4 MiB");
+    check(h.io_group_buffer_size == (int64_t)1 << 20, "group cap 1 MiB");
     check(h.posix_aggrs_per_node == 1 && h.posix_buffer_size == 1 << 20,
           "posix defaults");
     check(h.safe_mode == 0, "safe mode off by default");
@@ -185,7 +185,7 @@ static void test_report(const char *dir)
     check(has(used, "nc_posix_buffer_size", "65536") &&
               has(used, "nc_posix_shm", "auto") &&
               has(used, "nc_posix_aggrs_per_node", "1") &&
-              has(used, "nc_io_group_buffer_size", "4194304"),
+              has(used, "nc_io_group_buffer_size", "1048576"),
           "values and defaults reported");
     check(has(used, "nc_var_align_size", "4") &&
               has(used, "nc_header_align_size", "512") &&

@@ -117,3 +117,8 @@ int ncp_agg_write(ncp_agg *a, const ncp_extents *ext, const ncp_extents *mem,
     *direct = a->direct_ok && ncp_plan_direct(all);
     return *direct ? NC_NOERR : write_rounds(a, ext, mem, all);
 }
+
+int ncp_agg_takes_swaps(const ncp_agg *a)
+{
+    return a->my_aggr >= 0 || a->shm != NCP_SHM_NO;
+}

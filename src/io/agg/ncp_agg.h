@@ -5,6 +5,8 @@
  * of file bytes to a sink.  The files, top to bottom (each calls only
  * those below it; each declares what it offers in an ncp_*.h):
  *
+ *   setup.c        an aggregator's life with its file: who aggregates,
+ *                  its limits, its staging's first state; close
  *   agg.c          one aggregated write: the plan, then one of two paths
  *   msg.c          path 1: rounds by message (MPI_Alltoallw)
  *   shm.c          path 2: rounds through the shared staging
@@ -83,6 +85,44 @@ typedef struct ncp_agg {
     int64_t rounds;     /* aggregated rounds run so far */
     int64_t shm_rounds; /* of them, staged in shared memory */
 } ncp_agg;
+
+/* What an aggregator is made from: the posix hints (nc_posix_*), which
+ * the I/O groups' aggregators read too, and the file's access. */
+typedef struct ncp_agg_conf {
+    int64_t per_node;    /* the first per_node ranks of each node
+                            aggregate; 0: rank 0 alone */
+    int64_t buffer_size; /* bytes an aggregator stages a round */
+    int full_windows;    /* nc_posix_window=full */
+    int shm;             /* NCP_AGG_SHM_* */
+    int keep;            /* nc_posix_shm_keep=enable */
+    int writable;
+} ncp_agg_conf;
+
+/* nc_posix_shm's words, in the hint table's order. */
+enum { NCP_AGG_SHM_AUTO, NCP_AGG_SHM_ENABLE, NCP_AGG_SHM_DISABLE };
+
+/* Collective over comm: rank 0's nc_posix_* hints of info into c
+ * (writable is left to the caller).  NC_EINVAL on every rank when rank 0
+ * met a bad one. */
+int ncp_agg_conf_read(MPI_Comm comm, MPI_Info info, ncp_agg_conf *c);
+
+/* Collective over comm: an aggregator for a file opened over comm, its
+ * merged runs going to sink; NULL and the agreed code on failure.  A
+ * staging kept from an earlier file over a congruent communicator is
+ * taken over when every rank holds one. */
+int ncp_agg_open(MPI_Comm comm, const ncp_agg_conf *c, ncp_agg_sink sink,
+                 ncp_agg **out);
+
+/* Collective over a->comm when a made its staging: the staging is kept
+ * for a later file or freed (ncp_agg_shm_free), then a.  NULL: nothing. */
+void ncp_agg_close(ncp_agg *a);
+
+/* Whether this rank's bytes of an aggregated write may come with swap
+ * widths: where it copies them anyway (into the shared staging, or as an
+ * aggregator into its own inbox) the swap rides on the copy.  Elsewhere
+ * (a sender by message) the caller's in-place swap of all its bytes at
+ * once keeps the aggregator from waiting on packed, swapped sends. */
+int ncp_agg_takes_swaps(const ncp_agg *a);
 
 /* Collective: the bytes of ext (memory side mem) shipped to the
  * aggregators of their file domains, which hand them to the sink in

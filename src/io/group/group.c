@@ -8,14 +8,15 @@
  * writer, MOM's single-threaded mode) or a node's ranks cut into K groups
  * (nc_io_group_per_node=K, the node found with MPI_Comm_split_type).  The
  * aggregators open the file a second time over a communicator of their
- * own, so that their I/O phase is one collective driver call among them
- * alone: members never enter the file system for collective data.
+ * own, so that their I/O phase is a driver call among them alone:
+ * members never enter the file system for collective data.
  */
 #include "ncp_group.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../agg/ncp_agg.h"
 #include "../../util/ncp_hints.h"
 #include "pnetcdf.h"
 
@@ -79,10 +80,10 @@ static void split_groups(ncp_file *f, const ncp_group_conf *c, MPI_Comm *out)
 }
 
 /*
- * The aggregators' file: their I/O phase is the inner driver's own
- * collective call among them, hints and all.  For posix that keeps its
- * file-domain aggregation (nc_posix_aggrs_per_node), so the aggregators
- * do not contend for the file's lock with interleaved runs.
+ * The aggregators' file: their I/O phase is the inner driver's own call,
+ * hints and all: collective among them over MPI-IO, each on its own over
+ * posix (its moves_alone), where the group's aggregator has merged the
+ * members' runs already.
  */
 static int open_afile(ncp_file *f, ncp_group *g)
 {
@@ -148,7 +149,9 @@ static int groups_form(ncp_file *f, ncp_group *g)
     MPI_Type_commit(&g->pair);
     err = ncp_agree(f->comm, alloc_workspace(g));
     if (err == NC_NOERR && g->acomm != MPI_COMM_NULL) err = open_afile(f, g);
-    return ncp_agree(f->comm, err);
+    err = ncp_agree(f->comm, err);
+    if (err == NC_NOERR) err = ncp_agree(f->comm, ncp_group_agg_open(f));
+    return err;
 }
 
 /* Collective: close the aggregators' file, free the groups. */
@@ -157,6 +160,7 @@ static int groups_free(ncp_file *f)
     ncp_group *g = f->group;
     int err = NC_NOERR;
     if (!g) return NC_NOERR;
+    ncp_group_agg_close(g);
     if (g->afile) {
         err = g->inner->close(g->afile);
         ncp_file_release(g->afile);
@@ -227,15 +231,21 @@ static int group_close(ncp_file *f)
 static int group_xferv(ncp_file *f, int collective, int is_write,
                        const ncp_extents *ext, const ncp_extents *mem)
 {
+    if (collective && is_write && f->group->agg)
+        return ncp_group_write_agg(f, ext, mem);
     if (collective) return ncp_group_xferv(f, is_write, ext, mem);
     return f->group->inner->xferv(f, 0, is_write, ext, mem);
 }
 
-/* A collective transfer's bytes travel between ranks first: only the
- * inner driver's independent transfers take swap widths. */
+/* A collective transfer's bytes travel between ranks first: a write
+ * through the group's aggregator takes swap widths where io/agg copies
+ * them anyway, the groups' own rounds never; independent transfers as
+ * the inner driver says. */
 static int group_swaps(const ncp_file *f, int collective, int is_write)
 {
     const ncp_io_driver *inner = f->group->inner;
+    if (collective && is_write && f->group->agg)
+        return ncp_agg_takes_swaps(f->group->agg);
     if (collective || !inner->swaps) return 0;
     return inner->swaps(f, collective, is_write);
 }

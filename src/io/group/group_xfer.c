@@ -13,17 +13,19 @@
  * Write round: the members' bytes in the window are gathered into the
  * staging buffer (their memory described by datatypes; the aggregator's
  * own bytes are never copied); the aggregator merges the members' sorted
- * lists (k-way, O(n log k)) and writes them with one collective call of
- * the aggregators' file.  Where members' extents overlap (undefined in
+ * lists (k-way, O(n log k)) and writes them through the aggregators'
+ * file: on its own where the inner driver moves each rank's bytes alone
+ * (posix), else with one collective call among the aggregators (MPI-IO).  Where members' extents overlap (undefined in
  * MPI), the bytes merged first (lower offset, then lower rank) win.
  * Read round: the aggregator reads the union of the window's extents
  * into the staging buffer, then sends each member its bytes, described
  * by datatypes on both sides (no packing).
  *
  * Errors: the aggregator allocates before each exchange and the group
- * agrees on the code, so nobody waits on a message that is never sent.  An
- * aggregator whose group has failed or finished still joins every
- * round's collective call among the aggregators, with nothing to move.
+ * agrees on the code, so nobody waits on a message that is never sent.
+ * Where the aggregators move bytes collectively, one whose group has
+ * failed or finished still joins every round's call among them, with
+ * nothing to move.
  */
 #include "ncp_group.h"
 
@@ -42,7 +44,9 @@ typedef struct grp_call {
     int dir;             /* 1 write, 0 read: the index of the stats */
     ncp_stream s;        /* my bytes */
     int64_t rounds;      /* this group's rounds */
-    int64_t all_rounds;  /* aggregators: the most rounds of any group */
+    int64_t all_rounds;  /* aggregators: the rounds they run, the most of
+                            any group where they move bytes together */
+    int alone;           /* the inner driver moves each rank's bytes alone */
     int gerr;            /* the group's agreed code so far */
     MPI_Offset *cuts;    /* window k is [cuts[k], cuts[k + 1]) */
     MPI_Offset *pairs;   /* my pairs; on the aggregator every member's */
@@ -189,6 +193,7 @@ static void call_begin(grp_call *c, ncp_file *f, int is_write,
     c->f = f;
     c->g = g;
     c->dir = is_write ? 1 : 0;
+    c->alone = g->inner->moves_alone;
     ncp_extents_init(&c->rext);
     ncp_extents_init(&c->rmem);
     if (g->size == 1) {
@@ -204,7 +209,8 @@ static void call_begin(grp_call *c, ncp_file *f, int is_write,
         c->gerr = gather_lists(c, ext, ok, &total);
         c->gerr = share_windows(c, c->gerr, total);
     }
-    if (g->acomm != MPI_COMM_NULL)
+    c->all_rounds = c->rounds;
+    if (g->acomm != MPI_COMM_NULL && !c->alone)
         MPI_Allreduce(&c->rounds, &c->all_rounds, 1, MPI_INT64_T, MPI_MAX,
                       g->acomm);
 }
@@ -294,8 +300,10 @@ static int my_type(grp_call *c, int64_t k, MPI_Datatype *t,
 }
 
 /*
- * The aggregators' I/O phase of a round: one collective call among them.
- * use 0: this group has nothing (more) to move in it, and joins empty.
+ * The aggregators' I/O phase of a round: this aggregator's own transfer
+ * where the inner driver moves bytes alone, else one collective call
+ * among them.  use 0: this group has nothing (more) to move in it, and
+ * joins empty.
  */
 static int aggregators_io(grp_call *c, int use, int is_write)
 {
@@ -309,7 +317,7 @@ static int aggregators_io(grp_call *c, int use, int is_write)
     if (!use) e = m = &none;
     else if (c->g->size == 1) e = c->s.ext, m = c->s.mem;
     r0 = af->driver_rounds, shm0 = af->driver_shm_rounds;
-    err = af->drv->xferv(af, 1, is_write, e, m);
+    err = af->drv->xferv(af, !c->alone, is_write, e, m);
     c->f->gstats.time_io[is_write] += MPI_Wtime() - t0;
     /* the dataset's profile reads its own file's counters */
     c->f->driver_rounds += af->driver_rounds - r0;

@@ -4,10 +4,12 @@
  * it calls for every byte it moves.  The ranks of a file form groups; the lowest rank of
  * each is its aggregator.  A collective transfer ships every member's
  * extents and bytes to its aggregator (the communication phase), and the
- * aggregators alone move them with one collective driver call among
- * themselves (the I/O phase); reads run the other way.  group.c owns the
- * hints, the communicators and the aggregators' file; group_xfer.c the
- * transfers.  Groups are on when nc_io_group_size or
+ * aggregators alone move them (the I/O phase): on their own where the
+ * inner driver moves each rank's bytes alone, else with one collective
+ * driver call among themselves; reads run the other way.  group.c owns
+ * the hints, the communicators and the aggregators' file; group_agg.c
+ * the writes over a driver that moves bytes alone, through io/agg;
+ * group_xfer.c every other transfer.  Groups are on when nc_io_group_size or
  * nc_io_group_per_node is set.
  */
 #ifndef NCP_GROUP_H
@@ -42,11 +44,26 @@ typedef struct ncp_group {
      * to call (at most cap bytes): fresh pages cost a fault each */
     char *stage;
     int64_t stage_size;
+    /* writes over a driver that moves bytes alone (group_agg.c): the
+     * group's aggregator, NULL otherwise, and its sink's run lists */
+    struct ncp_agg *agg;
+    ncp_extents run_ext, run_mem;
 } ncp_group;
 
 /* Collective: one transfer through the aggregators.  Returns the code
  * agreed over f->comm. */
 int ncp_group_xferv(ncp_file *f, int is_write, const ncp_extents *ext,
                     const ncp_extents *mem);
+
+/* Collective over the group, after the aggregators' file is open: the
+ * group's aggregator where its writes go through io/agg.  Agreed over
+ * the group. */
+int ncp_group_agg_open(ncp_file *f);
+void ncp_group_agg_close(ncp_group *g);
+
+/* Collective: a write through the group's aggregator (g->agg set).
+ * Returns the code agreed over f->comm. */
+int ncp_group_write_agg(ncp_file *f, const ncp_extents *ext,
+                        const ncp_extents *mem);
 
 #endif
