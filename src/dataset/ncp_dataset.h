@@ -70,6 +70,11 @@ typedef struct ncp_indep_buf {
     char *arena;           /* the copies, nc_indep_buffer_size bytes, kept
                               from the first held put to close */
     int64_t arena_used;
+    /* when span_known: every held put's file bytes lie in [span_lo,
+     * span_hi) (engine/indep.c works it out at the first put that finds
+     * the buffer full) */
+    int span_known;
+    MPI_Offset span_lo, span_hi;
 } ncp_indep_buf;
 
 /* The engine's flush lists, kept from one flush to the next so that a

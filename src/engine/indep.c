@@ -11,7 +11,9 @@
  * of one small write per extent.  Puts that an independent ncmpi_wait
  * completes are held the same way, at the wait.  A rank writes its own
  * held ops at once, alone, when the next put would overflow
- * nc_indep_buffer_size and before any of its independent gets or waits,
+ * nc_indep_buffer_size (unless that put is a fixed-size variable's, clear
+ * of every held put's bytes: it is written at once instead, and the held
+ * ones wait) and before any of its independent gets or waits,
  * so that it reads what it wrote and posting order still decides between
  * overlapping puts.  Puts whose pieces are large are not held: they are
  * written at once, after the held ones.
@@ -75,6 +77,35 @@ static int copy_all(ncp_indep_buf *b, ncp_op **ops, int n, ncp_op **copies)
     return err;
 }
 
+/* The file bytes op's request spans, [*lo, *hi) (empty: lo == hi). */
+static int op_range(ncp_dataset *ds, const ncp_op *op, MPI_Offset *lo,
+                    MPI_Offset *hi)
+{
+    ncp_extents e;
+    int err;
+    ncp_extents_init(&e);
+    err = ncp_req_extents(&ds->hdr, &op->req, &e);
+    *lo = *hi = 0;
+    if (err == NC_NOERR && e.n > 0) {
+        *lo = e.off[0];
+        *hi = e.off[e.n - 1] + e.len[e.n - 1];
+    }
+    ncp_extents_free(&e);
+    return err;
+}
+
+/* Widen the held puts' span by op's bytes. */
+static int span_add(ncp_dataset *ds, const ncp_op *op)
+{
+    ncp_indep_buf *b = &ds->indep;
+    MPI_Offset lo, hi;
+    int err = op_range(ds, op, &lo, &hi);
+    if (err != NC_NOERR || lo == hi) return err;
+    if (b->span_lo == b->span_hi || lo < b->span_lo) b->span_lo = lo;
+    if (b->span_lo == b->span_hi || hi > b->span_hi) b->span_hi = hi;
+    return NC_NOERR;
+}
+
 /* The held ops now own what the caller's did: its ops keep only their
  * request id and status (NC_ERANGE is still reported by this call).  A
  * waited bput's bytes leave the attached buffer, which the caller may
@@ -96,6 +127,7 @@ static void hold(ncp_dataset *ds, ncp_op **ops, int n, ncp_op **copies)
         ds->put_bytes += c->xbytes;
         b->bytes += c->xbytes;
         b->ops[b->n++] = c;
+        if (b->span_known && span_add(ds, c) != NC_NOERR) b->span_known = 0;
         memset(ops[k], 0, sizeof(*ops[k]));
         ops[k]->id = id;
         ops[k]->status = status;
@@ -113,6 +145,40 @@ static int large_pieces(ncp_op **ops, int n)
         runs += ncp_req_nextents(&ops[k]->req);
     }
     return runs > 0 && bytes / runs >= NCP_AGG_DIRECT_MIN;
+}
+
+/* The span of every held put, worked out once for the held set. */
+static int span_know(ncp_dataset *ds)
+{
+    ncp_indep_buf *b = &ds->indep;
+    int j, err = NC_NOERR;
+    if (b->span_known) return NC_NOERR;
+    b->span_lo = b->span_hi = 0;
+    for (j = 0; j < b->n && err == NC_NOERR; j++)
+        err = span_add(ds, b->ops[j]);
+    b->span_known = err == NC_NOERR;
+    return err;
+}
+
+/* Whether ops, which the buffer has no room for, may be written now while
+ * the held puts wait: each a fixed-size variable's (no record count to
+ * settle between them) and clear of the span of the held puts' bytes, so
+ * that the order in which they reach the file cannot matter.  Then the
+ * held puts still meet the other ranks' at the next collective point,
+ * instead of all being written alone. */
+static int clear_of_held(ncp_dataset *ds, ncp_op **ops, int n)
+{
+    const ncp_indep_buf *b = &ds->indep;
+    MPI_Offset lo, hi;
+    int k;
+    if (span_know(ds) != NC_NOERR) return 0;
+    for (k = 0; k < n; k++) {
+        if (ops[k]->req.var->is_record ||
+            op_range(ds, ops[k], &lo, &hi) != NC_NOERR)
+            return 0;
+        if (lo < b->span_hi && b->span_lo < hi) return 0;
+    }
+    return 1;
 }
 
 /* Only the posix driver: its collective write agrees on every rank's
@@ -136,7 +202,10 @@ int ncp_indep_take(ncp_dataset *ds, ncp_op **ops, int n, int *taken)
     }
     if (!may_hold(ds)) return NC_NOERR;
     if (large_pieces(ops, n)) return ncp_indep_drain(ds, 0);
-    if (ds->indep.bytes + need > limit) err = ncp_indep_drain(ds, 0);
+    if (ds->indep.bytes + need > limit) {
+        if (clear_of_held(ds, ops, n)) return NC_NOERR; /* written now */
+        err = ncp_indep_drain(ds, 0);
+    }
     if (err != NC_NOERR || need > limit || need == 0) goto done;
     if (!ds->indep.arena && !(ds->indep.arena = ncp_arena_get(limit)))
         goto done;
@@ -159,6 +228,7 @@ int ncp_indep_drain(ncp_dataset *ds, int collective)
     b->ops = NULL;
     b->n = b->cap = 0;
     b->bytes = 0;
+    b->span_known = 0;
     b->arena_used = 0; /* reused only after this flush */
     /* The flush raises numrecs again for the puts it stores; one the
        file system refuses extends nothing.  The call that drains them

@@ -66,12 +66,25 @@ static int posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     return direct ? ncp_posix_move(f->fd, 1, ext, mem) : err;
 }
 
+/* An independent write: sieved, under a range lock where other ranks
+ * may write at the same time.  (A collective write's ranks write
+ * disjoint bytes and large pieces, so they neither sieve nor lock.) */
+static int posix_write_own(ncp_file *f, const ncp_extents *ext,
+                           const ncp_extents *mem)
+{
+    int nprocs;
+    MPI_Comm_size(f->comm, &nprocs);
+    return ncp_posix_write_sieved(f->fd, ext, mem, nprocs > 1);
+}
+
 static int posix_xferv(ncp_file *f, int collective, int is_write,
                        const ncp_extents *ext, const ncp_extents *mem)
 {
     int err;
     if (is_write && posix_write_aggregates(f, collective))
         err = posix_write_aggregated(f, ext, mem);
+    else if (is_write && !collective)
+        err = posix_write_own(f, ext, mem);
     else
         err = ncp_posix_move(f->fd, is_write, ext, mem);
     return collective ? ncp_agree(f->comm, err) : err;

@@ -11,7 +11,9 @@
  *    next put would pass the limit, and once more at end_indep_data
  *    (the profile's write calls);
  *  - a put of large pieces is written at once, after the held ones, and
- *    posting order still decides between it and small puts around it.
+ *    posting order still decides between it and small puts around it;
+ *  - a fixed-size put with no room left is written at once, the held
+ *    ones still held, when it is clear of them, else after them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +246,58 @@ static void large(const char *path)
     free(a);
 }
 
+/* Through a 64-byte buffer (two puts of 4 doubles): a fixed-size put
+ * with no room, clear of both held ones, is written at its call and the
+ * held ones keep waiting; one that overlaps a held put writes the held
+ * ones first, and the later put still wins. */
+static void clear(const char *path)
+{
+    double *a = malloc(NX * sizeof *a);
+    MPI_Offset s = (MPI_Offset)tu_myrank * NX, c = NX;
+    int nc, x, r, bad, next = (tu_myrank + 1) % tu_nranks;
+#ifdef HAVE_NCPARIO
+    long long w0;
+    int counted;
+#endif
+    nc = create(path, "64", &x, &r);
+    CHECK_ERR(ncmpi_begin_indep_data(nc));
+    put_x(nc, x, 0, a); /* large pieces: written at once */
+#ifdef HAVE_NCPARIO
+    counted = tu_holds(nc);
+    w0 = tu_write_calls(nc);
+#endif
+    put_x4(nc, x, 0, -1.0);
+    put_x4(nc, x, 100, -2.0); /* both held: 64 bytes */
+    put_x4(nc, x, 200, -3.0); /* no room, clear: written now */
+#ifdef HAVE_NCPARIO
+    if (counted)
+        CHECKF(tu_write_calls(nc) - w0 == 1,
+               "a clear put past the limit: %lld writes",
+               tu_write_calls(nc) - w0);
+#endif
+    put_x4(nc, x, 2, -4.0); /* no room, over the first: drains first */
+#ifdef HAVE_NCPARIO
+    if (counted)
+        CHECKF(tu_write_calls(nc) - w0 == 2,
+               "an overlapping put past the limit: %lld writes",
+               tu_write_calls(nc) - w0);
+#endif
+    CHECK_ERR(ncmpi_end_indep_data(nc));
+    s = (MPI_Offset)next * NX;
+    CHECK_ERR(ncmpi_get_vara_double_all(nc, x, &s, &c, a));
+    for (bad = 0, c = 0; c < NX; c++) {
+        double want = xval(next, (int)c, 0);
+        if (c < 2) want = -1.0;
+        else if (c < 6) want = -4.0;
+        else if (c >= 100 && c < 104) want = -2.0;
+        else if (c >= 200 && c < 204) want = -3.0;
+        bad += a[c] != want;
+    }
+    CHECKF(bad == 0, "next rank's x after end_indep_data: %d wrong", bad);
+    CHECK_ERR(ncmpi_close(nc));
+    free(a);
+}
+
 int main(int argc, char **argv)
 {
     const char *path;
@@ -257,5 +311,7 @@ int main(int argc, char **argv)
     limit(second);
     tu_sibling(second, sizeof second, path, "_large.nc");
     large(second);
+    tu_sibling(second, sizeof second, path, "_clear.nc");
+    clear(second);
     return tu_finish("t_indep_buffer");
 }

@@ -35,4 +35,14 @@ int ncp_posix_pwritev(int fd, struct iovec *iov, int n, MPI_Offset off);
 int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
                    const ncp_extents *mem);
 
+/* A write as ncp_posix_move's, but runs of small, close pieces are
+ * sieved: the run's span is read, patched and written back in one
+ * pread and one pwrite.  shared: other ranks may write the same range
+ * now (an independent write of a file several ranks opened), so the
+ * whole call runs under an fcntl write lock of its range, which every
+ * such writer takes; where the file system grants no lock, nothing is
+ * sieved. */
+int ncp_posix_write_sieved(int fd, const ncp_extents *ext,
+                           const ncp_extents *mem, int shared);
+
 #endif

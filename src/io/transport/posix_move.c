@@ -19,6 +19,7 @@
 #include "ncp_crash.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,16 +231,20 @@ static int move_extent(int fd, int is_write, MPI_Offset off, MPI_Offset len,
 }
 
 /*
- * Read sieving.  A subarray's rows come as many small extents with small
- * holes between them, and one preadv each costs more than reading the
- * holes (a 32^3 int block per rank at 8 ranks is 1024 extents of 128
- * bytes per variable).  A run of at least SIEVE_MIN extents, each hole at
- * most SIEVE_HOLE bytes and the whole at most SIEVE_SPAN, is read with
- * one pread into a bounce buffer and copied out.  Reads only: a write
- * would have to read, patch and write back the holes, racing with the
- * ranks that own them.
+ * Sieving.  A subarray's rows come as many small extents with small
+ * holes between them, and one preadv or pwritev each costs more than
+ * moving the holes (a 32^3 int block per rank at 8 ranks is 1024 extents
+ * of 128 bytes per variable; one pwrite of a 2 KiB row takes the file's
+ * lock as long as a copy of tens of KiB).  A run of at least SIEVE_MIN
+ * extents, each hole at most SIEVE_HOLE bytes and the whole at most
+ * SIEVE_SPAN, is read with one pread into a bounce buffer and copied
+ * out.  A write sieves such a run of pieces averaging under
+ * SIEVE_WRITE_PIECE bytes: it reads the span, patches its pieces in and
+ * writes the span back, which rewrites the holes other ranks own, so it
+ * runs only under the range lock of ncp_posix_write_sieved.
  */
-enum { SIEVE_MIN = 4, SIEVE_HOLE = 4096, SIEVE_SPAN = 4 << 20 };
+enum { SIEVE_MIN = 4, SIEVE_HOLE = 4096, SIEVE_SPAN = 4 << 20,
+       SIEVE_WRITE_PIECE = 16 << 10 };
 
 /* One past the last extent of the sieve run starting at extent i. */
 static int64_t sieve_end(const ncp_extents *ext, int64_t i)
@@ -270,6 +275,40 @@ static void copy_out(mem_cursor *c, const char *src, MPI_Offset n)
     }
 }
 
+/* Copy n bytes from the memory pieces at the cursor to dst, reversing
+ * the elements of swapped pieces (a write's pieces hold whole ones). */
+static void copy_in(mem_cursor *c, char *dst, MPI_Offset n)
+{
+    char *p;
+    MPI_Offset piece, whole;
+    int w;
+    while (n > 0 && (piece = cursor_take(c, n, 0, &p, &w)) > 0) {
+        whole = w > 1 ? piece / w * w : 0;
+        if (whole) ncp_x_swap_copy(dst, p, whole / w, w);
+        memcpy(dst + whole, p + whole, (size_t)(piece - whole));
+        dst += piece;
+        n -= piece;
+    }
+}
+
+/* Write extents [i, j) through buf (span bytes from ext->off[i]): the
+ * span as the file holds it (zeros past its end), patched. */
+static int sieve_write(int fd, const ncp_extents *ext, int64_t i, int64_t j,
+                       MPI_Offset span, char *buf, mem_cursor *cur)
+{
+    MPI_Offset base = ext->off[i];
+    struct iovec one = {buf, (size_t)span};
+    int64_t have;
+    int err = ncp_posix_move_iov(fd, 0, &one, 1, base, &have);
+    if (err != NC_NOERR) return err;
+    if (have < span) memset(buf + have, 0, (size_t)(span - have));
+    for (int64_t k = i; k < j; k++)
+        copy_in(cur, buf + (ext->off[k] - base), ext->len[k]);
+    one.iov_base = buf;
+    one.iov_len = (size_t)span;
+    return ncp_posix_move_iov(fd, 1, &one, 1, base, &have);
+}
+
 /* Read extents [i, j) through buf (span bytes from ext->off[i]). */
 static int sieve_read(int fd, const ncp_extents *ext, int64_t i, int64_t j,
                       MPI_Offset span, char *buf, mem_cursor *cur, int *eof)
@@ -289,8 +328,23 @@ static int sieve_read(int fd, const ncp_extents *ext, int64_t i, int64_t j,
     return err;
 }
 
-int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
-                   const ncp_extents *mem)
+/* The end of the run starting at extent i that moves through one
+ * bounce buffer (i + 1: none); writes only where `sieve` allows and the
+ * pieces are small. */
+static int64_t run_end(const ncp_extents *ext, int64_t i, int is_write,
+                       int sieve)
+{
+    int64_t j;
+    MPI_Offset bytes = 0;
+    if (is_write && !sieve) return i + 1;
+    j = sieve_end(ext, i);
+    if (j - i < SIEVE_MIN || !is_write) return j;
+    for (int64_t k = i; k < j; k++) bytes += ext->len[k];
+    return bytes / (j - i) < SIEVE_WRITE_PIECE ? j : i + 1;
+}
+
+static int move_all(int fd, int is_write, int sieve, const ncp_extents *ext,
+                    const ncp_extents *mem)
 {
     mem_cursor cur = {mem, 0, 0};
     char *buf = NULL, *bounce = NULL;
@@ -301,7 +355,7 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
         !(bounce = malloc(BOUNCE_BYTES)))
         return NC_ENOMEM;
     while (i < ext->n && err == NC_NOERR && !eof) {
-        int64_t j = is_write ? i + 1 : sieve_end(ext, i);
+        int64_t j = run_end(ext, i, is_write, sieve);
         MPI_Offset span = ext->off[j - 1] + ext->len[j - 1] - ext->off[i];
         if (j - i < SIEVE_MIN) {
             err = move_extent(fd, is_write, ext->off[i], ext->len[i], &cur,
@@ -317,10 +371,56 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
                 break;
             }
         }
-        err = sieve_read(fd, ext, i, j, span, buf, &cur, &eof);
+        err = is_write ? sieve_write(fd, ext, i, j, span, buf, &cur)
+                       : sieve_read(fd, ext, i, j, span, buf, &cur, &eof);
         i = j;
     }
     free(buf);
     free(bounce);
+    return err;
+}
+
+int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
+                   const ncp_extents *mem)
+{
+    return move_all(fd, is_write, 0, ext, mem);
+}
+
+/* Lock (F_WRLCK) or unlock (F_UNLCK) [lo, hi) of fd, waiting for other
+ * holders: an open file description's lock where the kernel has them, so
+ * two descriptors of one process exclude each other too.  0 on success. */
+static int range_lock(int fd, short type, MPI_Offset lo, MPI_Offset hi)
+{
+    struct flock fl;
+    int rc;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = type;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = (off_t)lo;
+    fl.l_len = (off_t)(hi - lo);
+#ifdef F_OFD_SETLKW
+    do rc = fcntl(fd, F_OFD_SETLKW, &fl);
+    while (rc != 0 && errno == EINTR);
+    if (rc == 0 || errno != EINVAL) return rc;
+#endif
+    do rc = fcntl(fd, F_SETLKW, &fl);
+    while (rc != 0 && errno == EINTR);
+    return rc;
+}
+
+int ncp_posix_write_sieved(int fd, const ncp_extents *ext,
+                           const ncp_extents *mem, int shared)
+{
+    MPI_Offset lo, hi;
+    int err;
+    if (ext->n == 0) return NC_NOERR;
+    if (!shared) return move_all(fd, 1, 1, ext, mem);
+    lo = ext->off[0];
+    hi = ext->off[ext->n - 1] + ext->len[ext->n - 1];
+    /* without locks (a file system that has none) nobody sieves */
+    if (range_lock(fd, F_WRLCK, lo, hi) != 0)
+        return move_all(fd, 1, 0, ext, mem);
+    err = move_all(fd, 1, 1, ext, mem);
+    (void)range_lock(fd, F_UNLCK, lo, hi);
     return err;
 }
