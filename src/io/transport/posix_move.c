@@ -258,35 +258,21 @@ static int64_t sieve_end(const ncp_extents *ext, int64_t i)
     return j;
 }
 
-/* Copy n bytes from src into the memory pieces at the cursor, reversing
- * the elements of swapped pieces on the way (a partial element, only
- * where the file ended, as it is). */
-static void copy_out(mem_cursor *c, const char *src, MPI_Offset n)
+/* Copy n bytes between buf and the memory pieces at the cursor, into
+ * the pieces (to_mem) or out of them, reversing the elements of swapped
+ * pieces on the way (a partial element, only where a read met the end of
+ * the file, as it is). */
+static void copy_pieces(mem_cursor *c, char *buf, MPI_Offset n, int to_mem)
 {
     char *p;
     MPI_Offset piece, whole;
     int w;
     while (n > 0 && (piece = cursor_take(c, n, 0, &p, &w)) > 0) {
+        char *dst = to_mem ? p : buf, *src = to_mem ? buf : p;
         whole = w > 1 ? piece / w * w : 0;
-        if (whole) ncp_x_swap_copy(p, src, whole / w, w);
-        memcpy(p + whole, src + whole, (size_t)(piece - whole));
-        src += piece;
-        n -= piece;
-    }
-}
-
-/* Copy n bytes from the memory pieces at the cursor to dst, reversing
- * the elements of swapped pieces (a write's pieces hold whole ones). */
-static void copy_in(mem_cursor *c, char *dst, MPI_Offset n)
-{
-    char *p;
-    MPI_Offset piece, whole;
-    int w;
-    while (n > 0 && (piece = cursor_take(c, n, 0, &p, &w)) > 0) {
-        whole = w > 1 ? piece / w * w : 0;
-        if (whole) ncp_x_swap_copy(dst, p, whole / w, w);
-        memcpy(dst + whole, p + whole, (size_t)(piece - whole));
-        dst += piece;
+        if (whole) ncp_x_swap_copy(dst, src, whole / w, w);
+        memcpy(dst + whole, src + whole, (size_t)(piece - whole));
+        buf += piece;
         n -= piece;
     }
 }
@@ -303,7 +289,7 @@ static int sieve_write(int fd, const ncp_extents *ext, int64_t i, int64_t j,
     if (err != NC_NOERR) return err;
     if (have < span) memset(buf + have, 0, (size_t)(span - have));
     for (int64_t k = i; k < j; k++)
-        copy_in(cur, buf + (ext->off[k] - base), ext->len[k]);
+        copy_pieces(cur, buf + (ext->off[k] - base), ext->len[k], 0);
     one.iov_base = buf;
     one.iov_len = (size_t)span;
     return ncp_posix_move_iov(fd, 1, &one, 1, base, &have);
@@ -323,7 +309,7 @@ static int sieve_read(int fd, const ncp_extents *ext, int64_t i, int64_t j,
             n = have > at ? have - at : 0;
             *eof = 1;
         }
-        copy_out(cur, buf + at, n);
+        copy_pieces(cur, buf + at, n, 1);
     }
     return err;
 }
