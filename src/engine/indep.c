@@ -99,10 +99,10 @@ static int span_add(ncp_dataset *ds, const ncp_op *op)
 {
     ncp_indep_buf *b = &ds->indep;
     MPI_Offset lo, hi;
-    int err = op_range(ds, op, &lo, &hi);
+    int err = op_range(ds, op, &lo, &hi), empty = b->span_lo == b->span_hi;
     if (err != NC_NOERR || lo == hi) return err;
-    if (b->span_lo == b->span_hi || lo < b->span_lo) b->span_lo = lo;
-    if (b->span_lo == b->span_hi || hi > b->span_hi) b->span_hi = hi;
+    if (empty || lo < b->span_lo) b->span_lo = lo;
+    if (empty || hi > b->span_hi) b->span_hi = hi;
     return NC_NOERR;
 }
 

@@ -41,7 +41,8 @@ static void put_block(int nc, int var, int v, int pass, double *a)
     int y, x;
     block_of(tu_myrank, st, ct);
     for (y = 0; y < NY; y++)
-        for (x = 0; x < NX; x++) a[y * NX + x] = dval(v, tu_myrank, y, x, pass);
+        for (x = 0; x < NX; x++)
+            a[y * NX + x] = dval(v, tu_myrank, y, x, pass);
     CHECK_ERR(ncmpi_put_vara_double(nc, var, st, ct, a));
 }
 

@@ -132,7 +132,8 @@ static void run_case(const wcase *c, int shared)
     snprintf(what, sizeof what, "%s (lock %d): %lld bytes wrong", c->name,
              shared, (long long)bad);
     check(bad == 0, what);
-    for (int64_t i = 0; i < total && bad == 0; i++) bad += src[i] != mem_byte(i);
+    for (int64_t i = 0; i < total && bad == 0; i++)
+        bad += src[i] != mem_byte(i);
     snprintf(what, sizeof what, "%s (lock %d): memory left as it was",
              c->name, shared);
     check(bad == 0, what);

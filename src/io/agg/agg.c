@@ -1,9 +1,9 @@
 /*
- * agg.c -- the POSIX driver's aggregated write (two-phase I/O done
- * by ncpario itself): the ranks agree on a plan (plan.c: the call's
- * file range cut into one domain per aggregator, each domain into
- * windows), then move the bytes of every planned window to its
- * aggregator, which writes them with a few large pwritev calls:
+ * agg.c -- an aggregated write (two-phase I/O done by ncpario itself):
+ * the ranks agree on a plan (plan.c: the call's file range cut into one
+ * domain per aggregator, each domain into windows), then move the bytes
+ * of every planned window to its aggregator, which hands them to the
+ * sink in a few large runs (the posix driver's sink: pwritev):
  *
  *        ranks                    aggregators            file
  *   r0 r1 r2 r3 --round k-->  a0: window k of domain 0 --> sink

@@ -15,8 +15,9 @@
  * own bytes are never copied); the aggregator merges the members' sorted
  * lists (k-way, O(n log k)) and writes them through the aggregators'
  * file: on its own where the inner driver moves each rank's bytes alone
- * (posix), else with one collective call among the aggregators (MPI-IO).  Where members' extents overlap (undefined in
- * MPI), the bytes merged first (lower offset, then lower rank) win.
+ * (posix), else with one collective call among the aggregators (MPI-IO).
+ * Where members' extents overlap (undefined in MPI), the bytes merged
+ * first (lower offset, then lower rank) win.
  * Read round: the aggregator reads the union of the window's extents
  * into the staging buffer, then sends each member its bytes, described
  * by datatypes on both sides (no packing).

@@ -9,8 +9,8 @@
  * driver call among themselves; reads run the other way.  group.c owns
  * the hints, the communicators and the aggregators' file; group_agg.c
  * the writes over a driver that moves bytes alone, through io/agg;
- * group_xfer.c every other transfer.  Groups are on when nc_io_group_size or
- * nc_io_group_per_node is set.
+ * group_xfer.c every other transfer.  Groups are on when
+ * nc_io_group_size or nc_io_group_per_node is set.
  */
 #ifndef NCP_GROUP_H
 #define NCP_GROUP_H
