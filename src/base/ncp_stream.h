@@ -67,4 +67,9 @@ int ncp_stream_type(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
 void ncp_stream_copy(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
                      char *dst);
 
+/* The other way, for memory without swap widths: the s1 - s0 bytes at
+ * src into the memory of stream range [s0, s1). */
+void ncp_stream_fill(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                     const char *src);
+
 #endif

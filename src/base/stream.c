@@ -210,3 +210,19 @@ void ncp_stream_copy(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
         dst += b - a;
     }
 }
+
+void ncp_stream_fill(const ncp_stream *s, MPI_Offset s0, MPI_Offset s1,
+                     const char *src)
+{
+    const ncp_extents *m = s->mem;
+    int64_t i;
+    if (s0 >= s1) return;
+    for (i = last_at_or_below(s->mem_at, m->n, s0);
+         i < m->n && s->mem_at[i] < s1; i++) {
+        MPI_Offset a, b;
+        piece_clip(s, i, s0, s1, &a, &b);
+        memcpy((char *)(intptr_t)m->off[i] + (a - s->mem_at[i]), src,
+               (size_t)(b - a));
+        src += b - a;
+    }
+}

@@ -120,7 +120,7 @@ static int open_fd(ncp_file *f, int flags, int fallback)
 static int posix_state(ncp_file *f)
 {
     ncp_agg_conf c;
-    ncp_agg_sink sink = {posix_sink_write, f};
+    ncp_agg_sink sink = {posix_sink_write, NULL, NULL, f};
     int err = ncp_agg_conf_read(f->comm, f->info, &c);
     if (err != NC_NOERR) return err;
     c.writable = f->writable;

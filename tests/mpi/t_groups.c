@@ -276,21 +276,12 @@ static MPI_Offset start_of(int rank)
     return s;
 }
 
-/* Read rounds of the group of ranks [lo, hi): the union cut every CAP
- * bytes. */
-static long long read_rounds(int lo, int hi)
-{
-    MPI_Offset total = start_of(hi) - start_of(lo);
-    if (hi - lo == 1) return 1; /* a group of one hands its bytes on whole */
-    return (long long)((total + CAP - 1) / CAP);
-}
-
-/* Write rounds of the group of ranks [lo, hi), whose variable starts at
- * file offset begin: over posix the group's aggregator plans by the
+/* Rounds of the group of ranks [lo, hi), whose variable starts at file
+ * offset begin, reading or writing: the group's aggregator plans by the
  * posix hints, here whole windows of CAP bytes on a grid from offset 0
  * (the first 1 MiB boundary), one round for each window the group's
- * bytes touch. */
-static long long write_rounds(int lo, int hi, MPI_Offset begin)
+ * bytes touch; a group of one hands its bytes on whole. */
+static long long group_rounds(int lo, int hi, MPI_Offset begin)
 {
     MPI_Offset first = begin + start_of(lo), last = begin + start_of(hi) - 1;
     if (hi - lo == 1) return 1;
@@ -305,8 +296,7 @@ static void expected(int g, MPI_Offset begin, long long rounds[2],
 {
     int r = tu_myrank, lo = r / g * g, hi = lo + g;
     if (hi > tu_nranks) hi = tu_nranks;
-    rounds[0] = read_rounds(lo, hi);
-    rounds[1] = write_rounds(lo, hi, begin);
+    rounds[0] = rounds[1] = group_rounds(lo, hi, begin);
     *bytes = r == lo ? 0 : (long long)share_of(r);
 }
 

@@ -30,20 +30,26 @@
 #include "pnetcdf.h"
 #include "../../base/ncp_agree.h"
 
+/* What a plan is for: a write's rounds by message or through the
+ * shared staging, or a read's. */
+enum { FOR_MESSAGE, FOR_SHM, FOR_READ };
+
 /*
  * Collective: the plan of this call from the reduced numbers `all`, the
  * pure planner's steps with the reductions between them (an allreduce
  * of the busy bits, and one of the part size first when the shared
  * staging is on).  The shared staging's windows are cut into parts where
- * some rank's extent list would overflow its pool.
+ * some rank's extent list would overflow its pool.  A read's windows are
+ * round_cap bytes whatever the call: only the aggregator stages them,
+ * and fewer rounds cost less.
  */
-static void plan_collective(const ncp_agg *a, const ncp_extents *ext,
+static void plan_collective(const ncp_agg *a, int use, const ncp_extents *ext,
                             const MPI_Offset all[NCP_PLAN_NLOCAL],
                             ncp_agg_plan *p)
 {
-    int shm = a->shm == NCP_SHM_ON, np;
-    ncp_plan_limits lim = {a->naggr, a->round_cap, a->full_windows,
-                           shm ? 2 : 1};
+    int np, shm = use == FOR_SHM;
+    ncp_plan_limits lim = {a->naggr, a->round_cap,
+                           a->full_windows || use == FOR_READ, shm ? 2 : 1};
     MPI_Offset part;
     int64_t slot = 0, nwords;
     if (!ncp_plan_shape(p, &lim, all)) return;
@@ -89,13 +95,14 @@ static int write_rounds(ncp_agg *a, const ncp_extents *ext,
     if (ncp_stream_init(&s, ext, mem) != NC_NOERR) err = NC_ENOMEM;
     err = ncp_agree(a->comm, err);
     if (err == NC_NOERR) {
-        plan_collective(a, ext, all, &p);
+        plan_collective(a, a->shm == NCP_SHM_ON ? FOR_SHM : FOR_MESSAGE, ext,
+                        all, &p);
         a->windows += staging_windows(a, &p);
     }
     /* all set up or none; a window that cannot be made leaves the
      * message path */
     if (err == NC_NOERR && shm_due(a, &p) && ncp_agg_shm_setup(a) == NC_NOERR)
-        plan_collective(a, ext, all, &p); /* the shared staging's windows */
+        plan_collective(a, FOR_SHM, ext, all, &p); /* the staging's */
     if (err == NC_NOERR && a->shm == NCP_SHM_ON)
         err = ncp_agg_write_by_shm(a, &p, &s);
     else if (err == NC_NOERR)
@@ -116,6 +123,26 @@ int ncp_agg_write(ncp_agg *a, const ncp_extents *ext, const ncp_extents *mem,
     MPI_Allreduce(mine, all, NCP_PLAN_NLOCAL, MPI_OFFSET, MPI_MAX, a->comm);
     *direct = a->direct_ok && ncp_plan_direct(all);
     return *direct ? NC_NOERR : write_rounds(a, ext, mem, all);
+}
+
+int ncp_agg_read(ncp_agg *a, const ncp_extents *ext, const ncp_extents *mem)
+{
+    MPI_Offset mine[NCP_PLAN_NLOCAL], all[NCP_PLAN_NLOCAL];
+    ncp_agg_plan p;
+    ncp_stream s;
+    int err = NC_NOERR;
+    ncp_plan_local(ext, mine);
+    MPI_Allreduce(mine, all, NCP_PLAN_NLOCAL, MPI_OFFSET, MPI_MAX, a->comm);
+    if (ncp_plan_alloc(&p, a->naggr) != NC_NOERR) err = NC_ENOMEM;
+    if (ncp_stream_init(&s, ext, mem) != NC_NOERR) err = NC_ENOMEM;
+    err = ncp_agree(a->comm, err);
+    if (err == NC_NOERR) {
+        plan_collective(a, FOR_READ, ext, all, &p);
+        err = ncp_agg_read_by_message(a, &p, &s);
+    }
+    ncp_plan_free(&p);
+    ncp_stream_free(&s);
+    return err;
 }
 
 int ncp_agg_takes_swaps(const ncp_agg *a)

@@ -10,6 +10,12 @@
  * pieces; the receiver's type puts the pairs in its pair list and the
  * bytes in its staging buffer, into which the sink's pieces then point.
  *
+ * A read runs the rounds the other way, with two: each rank sends each
+ * aggregator its clipped extents alone, the aggregator reads them into
+ * its staging buffer where the bytes would have arrived (each file byte
+ * once, inbox_read), and the second exchange sends each rank its bytes,
+ * received straight into its memory.
+ *
  * Why one collective a round: a receiver must know what each rank sends
  * it before the round.  Asking in the round (the counts, an agreement
  * that every buffer was allocated, the pairs, the bytes) took four
@@ -46,6 +52,7 @@ typedef struct msg_inbox {
  * receiver's. */
 typedef struct msg_call {
     int np, me, naggr;
+    int writing;           /* 1 write, 0 read */
     int64_t room;          /* rounds a batch holds */
     int64_t n;             /* rounds in the current batch */
     MPI_Offset *win;       /* per round of the batch, per aggregator:
@@ -332,10 +339,10 @@ static void pairs_block(msg_call *c, const MPI_Offset *addr, int64_t n)
 }
 
 /*
- * My message to each other aggregator: my pairs, then the memory holding
- * my bytes for it.  When my pieces carry swap widths, the bytes are
- * first copied swapped into c->packed, the caller's buffer holding them
- * unswapped.
+ * My message to each other aggregator: my pairs, then (writing) the
+ * memory holding my bytes for it.  When my pieces carry swap widths, the
+ * bytes are first copied swapped into c->packed, the caller's buffer
+ * holding them unswapped.
  */
 static void send_types(const ncp_agg *agg, const ncp_stream *s, msg_call *c)
 {
@@ -346,7 +353,9 @@ static void send_types(const ncp_agg *agg, const ncp_stream *s, msg_call *c)
         n = c->pairs_at[a + 1] - c->pairs_at[a];
         if (peer == c->me || n == 0) continue;
         pairs_block(c, c->pairs + 2 * c->pairs_at[a], n);
-        if (s->mem->swap) {
+        if (!c->writing) {
+            nb = 0; /* a read asks with its pairs alone */
+        } else if (s->mem->swap) {
             ncp_stream_copy(s, c->s0[a], c->s1[a], c->packed + at);
             c->blen[1] = (int)(c->s1[a] - c->s0[a]);
             c->disp[1] = (MPI_Aint)(intptr_t)(c->packed + at);
@@ -362,7 +371,8 @@ static void send_types(const ncp_agg *agg, const ncp_stream *s, msg_call *c)
 }
 
 /* Where each rank's pairs and bytes of round k go, and the types that
- * put them there (an aggregator's own stay out of the exchange). */
+ * put them there (an aggregator's own stay out of the exchange); a read
+ * receives the pairs alone, the bytes' places kept for its answer. */
 static void recv_types(msg_call *c, msg_inbox *in, int64_t k)
 {
     int64_t npair = 0, nbyte = 0;
@@ -378,7 +388,7 @@ static void recv_types(msg_call *c, msg_inbox *in, int64_t k)
         c->blen[1] = (int)cnt[1];
         c->disp[1] = (MPI_Aint)(intptr_t)(in->stage + in->stage_at[q]);
         c->btype[1] = MPI_BYTE;
-        blocks_type(c, 2, &c->rtype[q]);
+        blocks_type(c, c->writing ? 2 : 1, &c->rtype[q]);
     }
     in->pairs_at[c->np] = npair;
     in->stage_at[c->np] = nbyte;
@@ -394,30 +404,32 @@ static void keep_own(const ncp_agg *agg, const ncp_stream *s,
     int64_t n = c->pairs_at[a + 1] - c->pairs_at[a];
     memcpy(in->pairs + 2 * in->pairs_at[c->me], c->pairs + 2 * c->pairs_at[a],
            (size_t)(2 * n) * sizeof(MPI_Offset));
-    ncp_stream_copy(s, c->s0[a], c->s1[a], in->stage + in->stage_at[c->me]);
+    if (c->writing)
+        ncp_stream_copy(s, c->s0[a], c->s1[a],
+                        in->stage + in->stage_at[c->me]);
 }
 
 /* The sink's runs: pieces join the current run while they continue it
  * in the file. */
-typedef struct msg_writer {
-    const ncp_agg_sink *sink;
+typedef struct msg_runs {
+    int (*move)(void *arg, struct iovec *iov, int n, MPI_Offset off);
+    void *arg;
     int n, err;
     MPI_Offset start, end;
     struct iovec iov[NCP_AGG_IOV];
-} msg_writer;
+} msg_runs;
 
-static void writer_flush(msg_writer *w)
+static void runs_flush(msg_runs *w)
 {
     if (w->n > 0 && w->err == NC_NOERR)
-        w->err = w->sink->write(w->sink->arg, w->iov, w->n, w->start);
+        w->err = w->move(w->arg, w->iov, w->n, w->start);
     w->n = 0;
 }
 
-static void writer_add(msg_writer *w, MPI_Offset off, MPI_Offset len,
-                       char *addr)
+static void runs_add(msg_runs *w, MPI_Offset off, MPI_Offset len, char *addr)
 {
-    if (w->n > 0 && (off != w->end || w->n == NCP_AGG_IOV))
-        writer_flush(w);
+    if (len == 0) return;
+    if (w->n > 0 && (off != w->end || w->n == NCP_AGG_IOV)) runs_flush(w);
     if (w->n == 0) w->start = w->end = off;
     w->iov[w->n].iov_base = addr;
     w->iov[w->n].iov_len = (size_t)len;
@@ -431,20 +443,21 @@ static void writer_add(msg_writer *w, MPI_Offset off, MPI_Offset len,
  */
 static int inbox_write(const ncp_agg_sink *sink, int np, msg_inbox *in)
 {
-    msg_writer *w = calloc(1, sizeof(*w));
+    msg_runs *w = calloc(1, sizeof(*w));
     int64_t *taken = calloc((size_t)np, sizeof(int64_t)), i;
     ncp_runmerge m;
     int q, err = ncp_runmerge_init_pairs(&m, np, in->pairs, in->pairs_at,
                                          in->pairs_at + 1);
     if (!w || !taken) err = NC_ENOMEM;
     if (err == NC_NOERR) {
-        w->sink = sink;
+        w->move = sink->write;
+        w->arg = sink->arg;
         while ((q = ncp_runmerge_pop(&m, &i)) >= 0) {
-            writer_add(w, in->pairs[2 * i], in->pairs[2 * i + 1],
-                       in->stage + in->stage_at[q] + taken[q]);
+            runs_add(w, in->pairs[2 * i], in->pairs[2 * i + 1],
+                     in->stage + in->stage_at[q] + taken[q]);
             taken[q] += in->pairs[2 * i + 1];
         }
-        writer_flush(w);
+        runs_flush(w);
         err = w->err;
     }
     ncp_runmerge_free(&m);
@@ -453,12 +466,19 @@ static int inbox_write(const ncp_agg_sink *sink, int np, msg_inbox *in)
     return err;
 }
 
-/* Round k of the batch, every rank: one exchange, then the aggregators
- * hand their bytes to the sink.  Returns this aggregator's write error. */
-static int round_run(ncp_agg *agg, const ncp_stream *s, msg_call *c,
-                     msg_inbox *in, int64_t k)
+/* The end of a round on an aggregator, where the sink wants it. */
+static int sink_round_end(const ncp_agg *agg, int is_write)
 {
-    int err = NC_NOERR, mine = agg->my_aggr >= 0;
+    const ncp_agg_sink *k = &agg->sink;
+    return k->round_end ? k->round_end(k->arg, is_write) : NC_NOERR;
+}
+
+/* Round k of a write, every rank: one exchange, then the aggregators
+ * hand their bytes to the sink.  Returns this aggregator's write error. */
+static int write_round(ncp_agg *agg, const ncp_stream *s, msg_call *c,
+                       msg_inbox *in, int64_t k)
+{
+    int err = NC_NOERR, e, mine = agg->my_aggr >= 0;
     round_clip(c, s, k);
     send_types(agg, s, c);
     if (mine) recv_types(c, in, k);
@@ -467,14 +487,144 @@ static int round_run(ncp_agg *agg, const ncp_stream *s, msg_call *c,
     if (mine) {
         keep_own(agg, s, c, in);
         err = inbox_write(&agg->sink, c->np, in);
+        e = sink_round_end(agg, 1);
+        if (err == NC_NOERR) err = e;
     }
     types_reset(c->stype, c->np, c->empty);
     types_reset(c->rtype, c->np, c->empty);
     return err;
 }
 
-int ncp_agg_write_by_message(ncp_agg *agg, ncp_agg_plan *p,
-                             const ncp_stream *s)
+/* A byte some rank asked for already read for another: copied from
+ * there once the round's reads are done. */
+typedef struct msg_copy {
+    char *dst;
+    const char *src;
+    MPI_Offset len;
+} msg_copy;
+
+/*
+ * Read what the ranks asked for into their places in the staging
+ * buffer, each byte of the file once: the k-way merge hands the pieces
+ * out by offset, so a piece that starts below the furthest end so far
+ * lies in the piece that reached it up to there, and that part is
+ * copied (*copies, *ncopy) instead of read again.
+ */
+static int inbox_read(const ncp_agg_sink *sink, int np, msg_inbox *in,
+                      msg_copy *copies, int64_t *ncopy)
+{
+    msg_runs *w = calloc(1, sizeof(*w));
+    int64_t *taken = calloc((size_t)np, sizeof(int64_t)), i;
+    MPI_Offset end = -1, hoff = 0;
+    const char *haddr = NULL; /* the piece reaching end, from hoff on */
+    ncp_runmerge m;
+    int q, err = ncp_runmerge_init_pairs(&m, np, in->pairs, in->pairs_at,
+                                         in->pairs_at + 1);
+    if (!w || !taken) err = NC_ENOMEM;
+    *ncopy = 0;
+    if (err == NC_NOERR) {
+        w->move = sink->read;
+        w->arg = sink->arg;
+        while ((q = ncp_runmerge_pop(&m, &i)) >= 0) {
+            MPI_Offset off = in->pairs[2 * i], len = in->pairs[2 * i + 1];
+            MPI_Offset e = off + len, cov = end > off ? end - off : 0;
+            char *addr = in->stage + in->stage_at[q] + taken[q];
+            taken[q] += len;
+            if (cov > len) cov = len;
+            if (cov > 0) {
+                msg_copy *cp = &copies[(*ncopy)++];
+                cp->dst = addr;
+                cp->src = haddr + (off - hoff);
+                cp->len = cov;
+            }
+            if (e <= end) continue;
+            runs_add(w, off + cov, len - cov, addr + cov);
+            end = e, hoff = off, haddr = addr;
+        }
+        runs_flush(w);
+        err = w->err;
+    }
+    ncp_runmerge_free(&m);
+    free(w);
+    free(taken);
+    return err;
+}
+
+/* The aggregator's answers (the bytes each rank asked for, from the
+ * staging buffer) and every rank's receives (straight into its memory);
+ * an aggregator's own bytes are copied. */
+static void answer_types(const ncp_agg *agg, const ncp_stream *s,
+                         msg_call *c, msg_inbox *in)
+{
+    int64_t nb;
+    int a, q;
+    for (q = 0; agg->my_aggr >= 0 && q < c->np; q++) {
+        int64_t n = in->stage_at[q + 1] - in->stage_at[q];
+        if (q == c->me || n == 0) continue;
+        c->blen[0] = (int)n;
+        c->disp[0] = (MPI_Aint)(intptr_t)(in->stage + in->stage_at[q]);
+        c->btype[0] = MPI_BYTE;
+        blocks_type(c, 1, &c->stype[q]);
+    }
+    for (a = 0; a < c->naggr; a++) {
+        int peer = agg->aggr[a];
+        if (c->s1[a] == c->s0[a]) continue;
+        if (peer == c->me) {
+            ncp_stream_fill(s, c->s0[a], c->s1[a],
+                            in->stage + in->stage_at[c->me]);
+            continue;
+        }
+        nb = ncp_stream_blocks(s, c->s0[a], c->s1[a], c->blen, c->disp);
+        for (q = 0; q < nb; q++) c->btype[q] = MPI_BYTE;
+        blocks_type(c, (int)nb, &c->rtype[peer]);
+    }
+}
+
+/* The aggregator's part of a read round: read, copy the bytes read
+ * once for several ranks, and end the round with the sink. */
+static int aggregator_read(const ncp_agg *agg, const ncp_stream *s,
+                           msg_call *c, msg_inbox *in)
+{
+    int64_t n = in->pairs_at[c->np], ncopy = 0, i;
+    msg_copy *copies = malloc((size_t)(n ? n : 1) * sizeof(*copies));
+    int err = copies ? NC_NOERR : NC_ENOMEM, e;
+    keep_own(agg, s, c, in);
+    if (err == NC_NOERR)
+        err = inbox_read(&agg->sink, c->np, in, copies, &ncopy);
+    e = sink_round_end(agg, 0);
+    if (err == NC_NOERR) err = e;
+    for (i = 0; err == NC_NOERR && i < ncopy; i++)
+        memcpy(copies[i].dst, copies[i].src, (size_t)copies[i].len);
+    free(copies);
+    return err;
+}
+
+/* Round k of a read, every rank: the pairs to the aggregators, which
+ * read their windows, then the bytes back.  Returns this rank's read
+ * error (an aggregator's own). */
+static int read_round(ncp_agg *agg, const ncp_stream *s, msg_call *c,
+                      msg_inbox *in, int64_t k)
+{
+    int err = NC_NOERR, mine = agg->my_aggr >= 0;
+    round_clip(c, s, k);
+    send_types(agg, s, c);
+    if (mine) recv_types(c, in, k);
+    MPI_Alltoallw(MPI_BOTTOM, c->ones, c->zeros, c->stype, MPI_BOTTOM,
+                  c->ones, c->zeros, c->rtype, agg->comm);
+    types_reset(c->stype, c->np, c->empty);
+    types_reset(c->rtype, c->np, c->empty);
+    if (mine) err = aggregator_read(agg, s, c, in);
+    answer_types(agg, s, c, in);
+    MPI_Alltoallw(MPI_BOTTOM, c->ones, c->zeros, c->stype, MPI_BOTTOM,
+                  c->ones, c->zeros, c->rtype, agg->comm);
+    types_reset(c->stype, c->np, c->empty);
+    types_reset(c->rtype, c->np, c->empty);
+    return err;
+}
+
+/* Every round of the plan, a batch of count exchanges at a time. */
+static int run_rounds(ncp_agg *agg, ncp_agg_plan *p, const ncp_stream *s,
+                      int writing)
 {
     msg_call *c;
     int64_t k, done;
@@ -482,6 +632,7 @@ int ncp_agg_write_by_message(ncp_agg *agg, ncp_agg_plan *p,
     if (p->nrounds == 0) return NC_NOERR; /* the same on every rank */
     c = call_new(agg, p->nrounds, s->ext->n);
     err = ncp_agree(agg->comm, c ? NC_NOERR : NC_ENOMEM);
+    if (c) c->writing = writing;
     /* a failed write on one aggregator does not stop the rounds: the
      * others still write theirs, and the caller agrees on the code */
     for (done = 0; err == NC_NOERR && done < p->nrounds; done += c->n) {
@@ -490,7 +641,8 @@ int ncp_agg_write_by_message(ncp_agg *agg, ncp_agg_plan *p,
         batch_exchange(agg, c);
         err = ncp_agree(agg->comm, batch_alloc(agg, s, c, &c->inbox));
         for (k = 0; err == NC_NOERR && k < c->n; k++) {
-            e = round_run(agg, s, c, &c->inbox, k);
+            e = writing ? write_round(agg, s, c, &c->inbox, k)
+                        : read_round(agg, s, c, &c->inbox, k);
             if (e != NC_NOERR && werr == NC_NOERR) werr = e;
             agg->rounds++;
         }
@@ -498,4 +650,16 @@ int ncp_agg_write_by_message(ncp_agg *agg, ncp_agg_plan *p,
     }
     if (c) call_free(c);
     return err != NC_NOERR ? err : werr;
+}
+
+int ncp_agg_write_by_message(ncp_agg *agg, ncp_agg_plan *p,
+                             const ncp_stream *s)
+{
+    return run_rounds(agg, p, s, 1);
+}
+
+int ncp_agg_read_by_message(ncp_agg *agg, ncp_agg_plan *p,
+                            const ncp_stream *s)
+{
+    return run_rounds(agg, p, s, 0);
 }

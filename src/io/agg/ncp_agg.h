@@ -8,7 +8,7 @@
  *   setup.c        an aggregator's life with its file: who aggregates,
  *                  its limits, its staging's first state; close
  *   agg.c          one aggregated write: the plan, then one of two paths
- *   msg.c          path 1: rounds by message (MPI_Alltoallw)
+ *   msg.c          path 1: rounds by message (MPI_Alltoallw); reads
  *   shm.c          path 2: rounds through the shared staging
  *   shm_keep.c     stagings kept between files
  *   shm_stage.c    a staging's window and layout
@@ -16,7 +16,8 @@
  *   plan.c         the plan, pure arithmetic (no MPI)
  *
  * Nothing here makes a system call on the file: the sink does (the posix
- * driver's is a pwritev, io/transport).
+ * driver's is a pwritev, io/transport).  Reads (I/O groups') run the
+ * message rounds the other way: msg.c.
  */
 #ifndef NCP_AGG_H
 #define NCP_AGG_H
@@ -49,11 +50,17 @@ enum { NCP_SHM_NO, NCP_SHM_LATER, NCP_SHM_ON };
  */
 #define NCP_SHM_AFTER_WINDOWS 8
 
-/* Where an aggregator's merged bytes go: write the file bytes [off, off
- * + the pieces' total) from iov[0..n) (iov may be advanced).  Returns an
- * NC_* code. */
+/* Where an aggregator's merged bytes go, and where it reads from.
+ * write: the file bytes [off, off + the pieces' total) from iov[0..n)
+ * (iov may be advanced); read: those bytes into iov's pieces, which the
+ * aggregator uses only after round_end.  round_end, when set, ends each
+ * round on every aggregator: a sink that moves a round's runs together
+ * (one collective call among the aggregators) does it there.  Each
+ * returns an NC_* code. */
 typedef struct ncp_agg_sink {
     int (*write)(void *arg, struct iovec *iov, int n, MPI_Offset off);
+    int (*read)(void *arg, struct iovec *iov, int n, MPI_Offset off);
+    int (*round_end)(void *arg, int is_write);
     void *arg;
 } ncp_agg_sink;
 
@@ -131,5 +138,13 @@ int ncp_agg_takes_swaps(const ncp_agg *a);
  * is to write its own.  Returns this rank's own code; the caller agrees. */
 int ncp_agg_write(ncp_agg *a, const ncp_extents *ext,
                   const ncp_extents *mem, int *direct);
+
+/* Collective: the bytes of ext read into memory mem (no swap widths), in
+ * rounds by message: each aggregator reads the union of the ranks'
+ * extents in its window through the sink, once however many ranks ask
+ * for a byte, and sends each rank its own.  Returns this rank's own
+ * code (an aggregator's read error, or an allocation's agreed one); the
+ * caller agrees. */
+int ncp_agg_read(ncp_agg *a, const ncp_extents *ext, const ncp_extents *mem);
 
 #endif

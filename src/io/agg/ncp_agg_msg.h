@@ -1,6 +1,6 @@
 /*
  * ncp_agg_msg.h -- an aggregated write's rounds by message (msg.c), run
- * by agg.c wherever no shared staging is set up.
+ * by agg.c wherever no shared staging is set up, and a read's.
  */
 #ifndef NCP_AGG_MSG_H
 #define NCP_AGG_MSG_H
@@ -14,5 +14,11 @@
  * aggregator's own write error. */
 int ncp_agg_write_by_message(ncp_agg *a, ncp_agg_plan *p,
                              const ncp_stream *s);
+
+/* Collective over a->comm: the plan's rounds of a read by message.
+ * Returns the agreed code of a failed allocation, else this rank's own
+ * code (an aggregator's read error). */
+int ncp_agg_read_by_message(ncp_agg *a, ncp_agg_plan *p,
+                            const ncp_stream *s);
 
 #endif

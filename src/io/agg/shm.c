@@ -264,6 +264,11 @@ static int shm_drain(const ncp_agg *agg, MPI_Offset lo)
         any |= head[1] > 0;
     }
     if (any) err = write_union(agg, h, lo);
+    /* before the half is handed back: the sink may hold its runs */
+    if (agg->sink.round_end) {
+        int e = agg->sink.round_end(agg->sink.arg, 1);
+        if (err == NC_NOERR) err = e;
+    }
     /* empty again for the round two on, whose ranks reserve only after
      * the store below */
     *ncp_shm_half_fill(x, me, h) = 0;

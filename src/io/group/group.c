@@ -105,35 +105,6 @@ static int open_afile(ncp_file *f, ncp_group *g)
     return err;
 }
 
-static int alloc_workspace(ncp_group *g)
-{
-    size_t n = (size_t)g->size;
-    if (g->rank != 0) return NC_NOERR;
-    g->afirst = malloc((n + 1) * sizeof(int64_t));
-    g->first = malloc((n + 1) * sizeof(int64_t));
-    g->cur = malloc(n * sizeof(int64_t));
-    g->pcnt = malloc(n * sizeof(int));
-    g->pdsp = malloc(n * sizeof(int));
-    g->bcnt = malloc(n * sizeof(int));
-    g->bdsp = malloc(n * sizeof(int));
-    if (!g->afirst || !g->first || !g->cur || !g->pcnt || !g->pdsp ||
-        !g->bcnt || !g->bdsp)
-        return NC_ENOMEM;
-    return NC_NOERR;
-}
-
-static void free_workspace(ncp_group *g)
-{
-    free(g->afirst);
-    free(g->first);
-    free(g->cur);
-    free(g->pcnt);
-    free(g->pdsp);
-    free(g->bcnt);
-    free(g->bdsp);
-    free(g->stage);
-}
-
 /* Collective, after the inner driver opened f: form the groups and open
  * the file over the aggregators. */
 static int groups_form(ncp_file *f, ncp_group *g)
@@ -145,10 +116,8 @@ static int groups_form(ncp_file *f, ncp_group *g)
     MPI_Comm_rank(g->comm, &g->rank);
     MPI_Comm_split(f->comm, g->rank == 0 ? 0 : MPI_UNDEFINED, rank,
                    &g->acomm);
-    MPI_Type_contiguous(2, MPI_OFFSET, &g->pair);
-    MPI_Type_commit(&g->pair);
-    err = ncp_agree(f->comm, alloc_workspace(g));
-    if (err == NC_NOERR && g->acomm != MPI_COMM_NULL) err = open_afile(f, g);
+    err = NC_NOERR;
+    if (g->acomm != MPI_COMM_NULL) err = open_afile(f, g);
     err = ncp_agree(f->comm, err);
     if (err == NC_NOERR) err = ncp_agree(f->comm, ncp_group_agg_open(f));
     return err;
@@ -168,8 +137,6 @@ static int groups_free(ncp_file *f)
     }
     if (g->acomm != MPI_COMM_NULL) MPI_Comm_free(&g->acomm);
     if (g->comm != MPI_COMM_NULL) MPI_Comm_free(&g->comm);
-    if (g->pair != MPI_DATATYPE_NULL) MPI_Type_free(&g->pair);
-    free_workspace(g);
     free(g);
     f->group = NULL;
     return err;
@@ -197,7 +164,6 @@ static int group_stack(ncp_file *f, int *on)
     g->cap = c.cap;
     g->inner = f->drv;
     g->comm = g->acomm = MPI_COMM_NULL;
-    g->pair = MPI_DATATYPE_NULL;
     f->group = g;
     return NC_NOERR;
 }
@@ -231,8 +197,6 @@ static int group_close(ncp_file *f)
 static int group_xferv(ncp_file *f, int collective, int is_write,
                        const ncp_extents *ext, const ncp_extents *mem)
 {
-    if (collective && is_write && f->group->agg)
-        return ncp_group_write_agg(f, ext, mem);
     if (collective) return ncp_group_xferv(f, is_write, ext, mem);
     return f->group->inner->xferv(f, 0, is_write, ext, mem);
 }

@@ -1,15 +1,15 @@
 /*
  * ncp_group.h -- I/O groups: application-level two-phase I/O (ASCEM-IO),
  * a driver (ncp_io_group_driver) stacked over the file's own driver, which
- * it calls for every byte it moves.  The ranks of a file form groups; the lowest rank of
- * each is its aggregator.  A collective transfer ships every member's
- * extents and bytes to its aggregator (the communication phase), and the
- * aggregators alone move them (the I/O phase): on their own where the
- * inner driver moves each rank's bytes alone, else with one collective
- * driver call among themselves; reads run the other way.  group.c owns
- * the hints, the communicators and the aggregators' file; group_agg.c
- * the writes over a driver that moves bytes alone, through io/agg;
- * group_xfer.c every other transfer.  Groups are on when
+ * it calls for every byte it moves.  The ranks of a file form groups;
+ * the lowest rank of each is its aggregator.  A collective transfer
+ * ships every member's extents and bytes to its aggregator (the
+ * communication phase, io/agg's rounds on the group's communicator), and
+ * the aggregators alone move them (the I/O phase): on their own where
+ * the inner driver moves each rank's bytes alone, else with one
+ * collective driver call among themselves a round; reads run the other
+ * way.  group.c owns the hints, the communicators and the aggregators'
+ * file; group_agg.c the transfers.  Groups are on when
  * nc_io_group_size or nc_io_group_per_node is set.
  */
 #ifndef NCP_GROUP_H
@@ -35,35 +35,20 @@ typedef struct ncp_group {
     MPI_Comm acomm;     /* the aggregators; MPI_COMM_NULL on members */
     ncp_file *afile;    /* the file opened over acomm; NULL on members */
     int64_t cap;
-    MPI_Datatype pair;  /* an (offset, length) pair: two MPI_OFFSETs */
-    /* the aggregator's per-member workspace, sized once at open:
-     * afirst, first (size + 1), cur, pcnt, pdsp, bcnt, bdsp (size) */
-    int64_t *afirst, *first, *cur;
-    int *pcnt, *pdsp, *bcnt, *bdsp;
-    /* the aggregator's staging buffer, kept from round to round and call
-     * to call (at most cap bytes): fresh pages cost a fault each */
-    char *stage;
-    int64_t stage_size;
-    /* writes over a driver that moves bytes alone (group_agg.c): the
-     * group's aggregator, NULL otherwise, and its sink's run lists */
+    /* the group's aggregator (group_agg.c; NULL in a group of one) and
+     * the runs its sink holds for the aggregators' file */
     struct ncp_agg *agg;
     ncp_extents run_ext, run_mem;
 } ncp_group;
 
-/* Collective: one transfer through the aggregators.  Returns the code
- * agreed over f->comm. */
+/* Collective: one transfer through the aggregators (group_agg.c).
+ * Returns the code agreed over f->comm. */
 int ncp_group_xferv(ncp_file *f, int is_write, const ncp_extents *ext,
                     const ncp_extents *mem);
 
 /* Collective over the group, after the aggregators' file is open: the
- * group's aggregator where its writes go through io/agg.  Agreed over
- * the group. */
+ * group's aggregator.  Agreed over the group. */
 int ncp_group_agg_open(ncp_file *f);
 void ncp_group_agg_close(ncp_group *g);
-
-/* Collective: a write through the group's aggregator (g->agg set).
- * Returns the code agreed over f->comm. */
-int ncp_group_write_agg(ncp_file *f, const ncp_extents *ext,
-                        const ncp_extents *mem);
 
 #endif
