@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Alternating runs of one case: an older build of the benchmarks (PREV),
 # this one (NOW) and PnetCDF (NOW's <program>_pnetcdf) take turns, one
-# mpirun each, ROUNDS rounds; each run's write lines of `-c` csv are
-# printed with "build,round," in front.  bench/alternate_median.py
+# mpirun each, ROUNDS rounds; each run's write lines (WHAT=read: read
+# lines) of `-c` csv are printed with "build,round," in front.  bench/alternate_median.py
 # prints the medians and ratios of such files.  `recheck` reruns the
 # write cells docs/BENCHMARKS.md's 2026-11-27 table had below 0.9 x goal.
 #
@@ -22,7 +22,7 @@ run() { # np prog args...
   for r in $(seq "$rounds"); do
     for b in prev now pnc; do
       case $b in prev) bin=$PREV/$prog;; now) bin=$NOW/$prog;; pnc) bin=$NOW/${prog}_pnetcdf;; esac
-      mpirun --oversubscribe -np "$np" "$bin" "$@" -c 2>/dev/null | grep '^csv' | grep ',write,' | sed "s/^/$b,$r,/"
+      mpirun --oversubscribe -np "$np" "$bin" "$@" -c 2>/dev/null | grep '^csv' | grep ",${WHAT:-write}," | sed "s/^/$b,$r,/"
     done
   done
 }

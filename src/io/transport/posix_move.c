@@ -87,12 +87,20 @@ typedef struct mem_cursor {
     MPI_Offset at;
 } mem_cursor;
 
+/* Inlined into its callers: a sieved run takes a slice per extent, often
+ * a single element, and the copy's direction is a constant there. */
+#ifdef __GNUC__
+#define HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define HOT_INLINE static inline
+#endif
+
 /* The next slice of memory at the cursor, at most `want` bytes (with
  * whole: or up to the end of the element `want` ends in, in a swapped
  * piece): its address in *p, the width of its swapped elements in *w
  * (0: none), its length returned (0 when memory is used up). */
-static MPI_Offset cursor_take(mem_cursor *c, MPI_Offset want, int whole,
-                              char **p, int *w)
+HOT_INLINE MPI_Offset cursor_take(mem_cursor *c, MPI_Offset want, int whole,
+                                  char **p, int *w)
 {
     MPI_Offset left, piece;
     if (c->i >= c->mem->n) return 0;
@@ -262,7 +270,8 @@ static int64_t sieve_end(const ncp_extents *ext, int64_t i)
  * the pieces (to_mem) or out of them, reversing the elements of swapped
  * pieces on the way (a partial element, only where a read met the end of
  * the file, as it is). */
-static void copy_pieces(mem_cursor *c, char *buf, MPI_Offset n, int to_mem)
+HOT_INLINE void copy_pieces(mem_cursor *c, char *buf, MPI_Offset n,
+                             int to_mem)
 {
     char *p;
     MPI_Offset piece, whole;
