@@ -437,32 +437,66 @@ static void runs_add(msg_runs *w, MPI_Offset off, MPI_Offset len, char *addr)
     w->end += len;
 }
 
-/*
- * Write what the ranks sent, in file order: a k-way merge of their sorted
- * pair lists, O(n log k), with no copy beyond the staging buffer.
- */
+/* The inbox's pieces in file order: a k-way merge of the ranks' sorted
+ * pair lists, O(n log k), each piece's bytes where its rank's arrived
+ * in the staging buffer. */
+typedef struct msg_walk {
+    const msg_inbox *in;
+    int64_t *taken; /* per rank: its bytes walked so far */
+    ncp_runmerge m;
+} msg_walk;
+
+/* walk_close after either outcome. */
+static int walk_open(msg_walk *k, int np, const msg_inbox *in)
+{
+    int err = ncp_runmerge_init_pairs(&k->m, np, in->pairs, in->pairs_at,
+                                      in->pairs_at + 1);
+    k->in = in;
+    k->taken = calloc((size_t)np, sizeof(int64_t));
+    return k->taken ? err : NC_ENOMEM;
+}
+
+/* The next piece: its file bytes [*off, *off + *len) at *addr; 0 when
+ * none is left. */
+static int walk_next(msg_walk *k, MPI_Offset *off, MPI_Offset *len,
+                     char **addr)
+{
+    const msg_inbox *in = k->in;
+    int64_t i;
+    int q = ncp_runmerge_pop(&k->m, &i);
+    if (q < 0) return 0;
+    *off = in->pairs[2 * i];
+    *len = in->pairs[2 * i + 1];
+    *addr = in->stage + in->stage_at[q] + k->taken[q];
+    k->taken[q] += *len;
+    return 1;
+}
+
+static void walk_close(msg_walk *k)
+{
+    ncp_runmerge_free(&k->m);
+    free(k->taken);
+}
+
+/* Write what the ranks sent, in file order, with no copy beyond the
+ * staging buffer. */
 static int inbox_write(const ncp_agg_sink *sink, int np, msg_inbox *in)
 {
     msg_runs *w = calloc(1, sizeof(*w));
-    int64_t *taken = calloc((size_t)np, sizeof(int64_t)), i;
-    ncp_runmerge m;
-    int q, err = ncp_runmerge_init_pairs(&m, np, in->pairs, in->pairs_at,
-                                         in->pairs_at + 1);
-    if (!w || !taken) err = NC_ENOMEM;
+    MPI_Offset off, len;
+    char *addr;
+    msg_walk k;
+    int err = walk_open(&k, np, in);
+    if (!w) err = NC_ENOMEM;
     if (err == NC_NOERR) {
         w->move = sink->write;
         w->arg = sink->arg;
-        while ((q = ncp_runmerge_pop(&m, &i)) >= 0) {
-            runs_add(w, in->pairs[2 * i], in->pairs[2 * i + 1],
-                     in->stage + in->stage_at[q] + taken[q]);
-            taken[q] += in->pairs[2 * i + 1];
-        }
+        while (walk_next(&k, &off, &len, &addr)) runs_add(w, off, len, addr);
         runs_flush(w);
         err = w->err;
     }
-    ncp_runmerge_free(&m);
+    walk_close(&k);
     free(w);
-    free(taken);
     return err;
 }
 
@@ -514,22 +548,18 @@ static int inbox_read(const ncp_agg_sink *sink, int np, msg_inbox *in,
                       msg_copy *copies, int64_t *ncopy)
 {
     msg_runs *w = calloc(1, sizeof(*w));
-    int64_t *taken = calloc((size_t)np, sizeof(int64_t)), i;
-    MPI_Offset end = -1, hoff = 0;
+    MPI_Offset off, len, end = -1, hoff = 0;
     const char *haddr = NULL; /* the piece reaching end, from hoff on */
-    ncp_runmerge m;
-    int q, err = ncp_runmerge_init_pairs(&m, np, in->pairs, in->pairs_at,
-                                         in->pairs_at + 1);
-    if (!w || !taken) err = NC_ENOMEM;
+    char *addr;
+    msg_walk k;
+    int err = walk_open(&k, np, in);
+    if (!w) err = NC_ENOMEM;
     *ncopy = 0;
     if (err == NC_NOERR) {
         w->move = sink->read;
         w->arg = sink->arg;
-        while ((q = ncp_runmerge_pop(&m, &i)) >= 0) {
-            MPI_Offset off = in->pairs[2 * i], len = in->pairs[2 * i + 1];
+        while (walk_next(&k, &off, &len, &addr)) {
             MPI_Offset e = off + len, cov = end > off ? end - off : 0;
-            char *addr = in->stage + in->stage_at[q] + taken[q];
-            taken[q] += len;
             if (cov > len) cov = len;
             if (cov > 0) {
                 msg_copy *cp = &copies[(*ncopy)++];
@@ -544,9 +574,8 @@ static int inbox_read(const ncp_agg_sink *sink, int np, msg_inbox *in,
         runs_flush(w);
         err = w->err;
     }
-    ncp_runmerge_free(&m);
+    walk_close(&k);
     free(w);
-    free(taken);
     return err;
 }
 
