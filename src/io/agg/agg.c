@@ -16,6 +16,10 @@
  * no collective a round), else by one MPI_Alltoallw a round
  * (msg.c).
  *
+ * A read (ncp_agg_read, the I/O groups') plans the same way and runs the
+ * message rounds the other way: the aggregators read their windows
+ * through the sink and send each rank its bytes.
+ *
  * Invariant: every rank makes the same plan and takes the same path, as
  * both come from reduced numbers and from state that is the same on
  * every rank (a->shm, a->windows).

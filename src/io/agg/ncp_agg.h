@@ -7,7 +7,8 @@
  *
  *   setup.c        an aggregator's life with its file: who aggregates,
  *                  its limits, its staging's first state; close
- *   agg.c          one aggregated write: the plan, then one of two paths
+ *   agg.c          one aggregated write (the plan, then one of two
+ *                  paths) or read (the plan, then msg.c)
  *   msg.c          path 1: rounds by message (MPI_Alltoallw); reads
  *   shm.c          path 2: rounds through the shared staging
  *   shm_keep.c     stagings kept between files
