@@ -1,5 +1,6 @@
 /*
- * flush.c -- many ops, one MPI-IO call per direction.
+ * flush.c -- many ops, one MPI-IO call per direction (a batch of ops a
+ * call where a rank's ops hold very many extents, FLUSH_BATCH_EXTENTS).
  *
  * Each op's extents come out of the access layer in ascending file order,
  * so the ops form sorted runs; one k-way merge (base/runmerge.c: O(n log
@@ -392,34 +393,85 @@ static void grow_numrecs(ncp_dataset *ds, ncp_op **ops, int n, int collective)
     }
 }
 
-/* One direction: plan, one MPI-IO call (joined by every rank when
- * collective), then finish each op. */
+/* Extents a rank moves in one driver call of a flush, at most (unless
+ * one op alone has more): a flush of very many small pieces is planned,
+ * merged and moved in batches of ops whose lists stay in cache, where
+ * one call over all of them ran slower than a call per op. */
+#define FLUSH_BATCH_EXTENTS ((int64_t)1 << 16)
+
+/* One past the last op of the batch starting at op k: ops join while
+ * their extents fit FLUSH_BATCH_EXTENTS, one op at least.  Batches are
+ * consecutive in posting order, so a later post still wins. */
+static int batch_end(ncp_dataset *ds, ncp_op **ops, int n, int k)
+{
+    int64_t sum = 0, e;
+    int j;
+    for (j = k; j < n; j++) {
+        ops[j]->req.var = &ds->hdr.vars[ops[j]->varid];
+        e = ncp_req_nextents(&ops[j]->req);
+        if (j > k && sum + e > FLUSH_BATCH_EXTENTS) break;
+        sum += e;
+    }
+    return j;
+}
+
+/* How many batches this rank's ops take (0 for none). */
+static int batches_of(ncp_dataset *ds, ncp_op **ops, int n)
+{
+    int k = 0, nb = 0;
+    while (k < n) {
+        k = batch_end(ds, ops, n, k);
+        nb++;
+    }
+    return nb;
+}
+
+/* The driver call of one batch's lists, which it leaves empty. */
+static int call_driver(ncp_dataset *ds, flush_state *st, int collective,
+                       int is_write)
+{
+    int ioerr = NC_NOERR;
+    if (collective || st->fext.n > 0) {
+        ioerr = ncp_io_xferv(&ds->file, collective, is_write, &st->fext,
+                             &st->mext);
+        if (is_write) {
+            ds->prof.mpiio_write_calls++;
+            ds->prof.bytes_written +=
+                ioerr == NC_NOERR ? st->fext.nbytes : 0;
+        } else {
+            ds->prof.mpiio_read_calls++;
+            ds->prof.bytes_read += ioerr == NC_NOERR ? st->fext.nbytes : 0;
+        }
+    }
+    ncp_extents_clear(&st->fext);
+    ncp_extents_clear(&st->mext);
+    return ioerr;
+}
+
+/* One direction in nbatch driver calls (joined by every rank when
+ * collective, empty where a rank has no ops left or its plan failed;
+ * the last takes every op left), then finish each op. */
 static int move(ncp_dataset *ds, ncp_op **ops, int n, int is_write,
-                int collective)
+                int collective, int nbatch)
 {
     flush_state st;
     ncp_swapset swaps = {NULL, 0};
-    int err, ioerr = NC_NOERR, k;
+    int err, ioerr = NC_NOERR, k, b, j, e;
     int deferred = ncp_io_swaps(&ds->file, collective, is_write);
     int64_t i;
     memset(&st, 0, sizeof st);
     lists_take(ds, &st);
     err = prepare(ds, ops, n, is_write, deferred, &swaps);
-    if (err == NC_NOERR) err = plan(ds, ops, n, is_write, deferred, &st);
-    if (err != NC_NOERR) { /* still join the collective, empty */
-        ncp_extents_clear(&st.fext);
-        ncp_extents_clear(&st.mext);
-    }
-    if (collective || st.fext.n > 0) {
-        ioerr = ncp_io_xferv(&ds->file, collective, is_write, &st.fext,
-                             &st.mext);
-        if (is_write) {
-            ds->prof.mpiio_write_calls++;
-            ds->prof.bytes_written += ioerr == NC_NOERR ? st.fext.nbytes : 0;
-        } else {
-            ds->prof.mpiio_read_calls++;
-            ds->prof.bytes_read += ioerr == NC_NOERR ? st.fext.nbytes : 0;
+    for (b = 0, k = 0; b < nbatch; b++, k = j) {
+        j = b == nbatch - 1 ? n : batch_end(ds, ops, n, k);
+        if (err == NC_NOERR && j > k)
+            err = plan(ds, ops + k, j - k, is_write, deferred, &st);
+        if (err != NC_NOERR) { /* still join the collective, empty */
+            ncp_extents_clear(&st.fext);
+            ncp_extents_clear(&st.mext);
         }
+        e = call_driver(ds, &st, collective, is_write);
+        if (ioerr == NC_NOERR) ioerr = e;
     }
     if (err == NC_NOERR) err = ioerr;
     for (i = 0; err == NC_NOERR && i < st.ncopies; i++) {
@@ -447,7 +499,7 @@ int ncp_ops_flush(ncp_dataset *ds, ncp_op **ops, int n, int collective,
 {
     ncp_op **puts = malloc((size_t)(n > 0 ? n : 1) * sizeof(*puts));
     ncp_op **gets = malloc((size_t)(n > 0 ? n : 1) * sizeof(*gets));
-    int np = 0, ng = 0, k, err = NC_NOERR, any[3], all[3];
+    int np = 0, ng = 0, k, err = NC_NOERR, any[5], all[5];
     if (!puts || !gets) err = NC_ENOMEM;
     for (k = 0; k < n && err == NC_NOERR; k++) {
         if (ops[k]->is_put) puts[np++] = ops[k];
@@ -456,14 +508,20 @@ int ncp_ops_flush(ncp_dataset *ds, ncp_op **ops, int n, int collective,
     any[0] = np > 0 || (dirs & NCP_FLUSH_PUTS);
     any[1] = ng > 0 || (dirs & NCP_FLUSH_GETS);
     any[2] = err == NC_NOERR ? 0 : -err;
+    any[3] = batches_of(ds, puts, np);
+    any[4] = batches_of(ds, gets, ng);
     memcpy(all, any, sizeof all);
-    /* Unless the caller knows, skip a direction no rank has: one
-       allreduce decides for all. */
+    /* Unless the caller knows, skip a direction no rank has, and agree on
+       the batches: one allreduce decides for all.  Where the caller
+       knows, a collective flush is one call per direction. */
     if (collective && !(dirs & (NCP_FLUSH_PUTS | NCP_FLUSH_GETS)))
-        MPI_Allreduce(any, all, 3, MPI_INT, MPI_MAX, ds->comm);
+        MPI_Allreduce(any, all, 5, MPI_INT, MPI_MAX, ds->comm);
+    else if (collective)
+        all[3] = all[4] = 1;
     if (all[2] != 0) err = -all[2];
     if (all[0] && (err == NC_NOERR || collective)) {
-        int perr = move(ds, puts, np, 1, collective);
+        int perr = move(ds, puts, np, 1, collective, 
+                        all[3] > 1 ? all[3] : 1);
         if (err == NC_NOERR) err = perr;
         grow_numrecs(ds, puts, np, collective);
         if (collective && !(dirs & NCP_FLUSH_NUMRECS_LATER)) {
@@ -472,7 +530,8 @@ int ncp_ops_flush(ncp_dataset *ds, ncp_op **ops, int n, int collective,
         }
     }
     if (all[1] && (err == NC_NOERR || collective)) {
-        int gerr = move(ds, gets, ng, 0, collective);
+        int gerr = move(ds, gets, ng, 0, collective,
+                        all[4] > 1 ? all[4] : 1);
         if (err == NC_NOERR) err = gerr;
     }
     free(puts);
