@@ -520,7 +520,7 @@ int ncp_ops_flush(ncp_dataset *ds, ncp_op **ops, int n, int collective,
         all[3] = all[4] = 1;
     if (all[2] != 0) err = -all[2];
     if (all[0] && (err == NC_NOERR || collective)) {
-        int perr = move(ds, puts, np, 1, collective, 
+        int perr = move(ds, puts, np, 1, collective,
                         all[3] > 1 ? all[3] : 1);
         if (err == NC_NOERR) err = perr;
         grow_numrecs(ds, puts, np, collective);
