@@ -22,19 +22,26 @@
 #include "../agg/ncp_agg.h"
 #include "pnetcdf.h"
 
-/* The aggregators' file moves the run lists, on its own or together;
- * its round counters go to the dataset's profile. */
-static int afile_move(ncp_file *f, int together, int is_write)
+/* The aggregators' file moves ext and mem, on its own or together; its
+ * round counters go to the dataset's profile. */
+static int afile_xferv(ncp_file *f, int together, int is_write,
+                       const ncp_extents *ext, const ncp_extents *mem)
 {
-    ncp_group *g = f->group;
-    ncp_file *af = g->afile;
+    ncp_file *af = f->group->afile;
     int64_t r0 = af->driver_rounds, shm0 = af->driver_shm_rounds;
     double t0 = MPI_Wtime();
-    int err = af->drv->xferv(af, together, is_write, &g->run_ext,
-                             &g->run_mem);
+    int err = af->drv->xferv(af, together, is_write, ext, mem);
     f->gstats.time_io[is_write] += MPI_Wtime() - t0;
     f->driver_rounds += af->driver_rounds - r0;
     f->driver_shm_rounds += af->driver_shm_rounds - shm0;
+    return err;
+}
+
+/* The run lists moved, then emptied. */
+static int afile_move(ncp_file *f, int together, int is_write)
+{
+    ncp_group *g = f->group;
+    int err = afile_xferv(f, together, is_write, &g->run_ext, &g->run_mem);
     ncp_extents_clear(&g->run_ext);
     ncp_extents_clear(&g->run_mem);
     return err;
@@ -128,12 +135,9 @@ static int join_until_done(ncp_file *f, int is_write)
 static int alone_in_group(ncp_file *f, int is_write, const ncp_extents *ext,
                           const ncp_extents *mem)
 {
-    ncp_file *af = f->group->afile;
     int together = !f->group->inner->moves_alone, err;
-    double t0 = MPI_Wtime();
     if (together) (void)any_round(f->group, 1);
-    err = af->drv->xferv(af, together, is_write, ext, mem);
-    f->gstats.time_io[is_write] += MPI_Wtime() - t0;
+    err = afile_xferv(f, together, is_write, ext, mem);
     f->gstats.rounds[is_write]++;
     return err;
 }
