@@ -3,9 +3,8 @@
 
 A program linked against PnetCDF must link against ncpario unchanged, so
 the dynamic symbol tables are compared (nm -D, defined symbols only).
-PnetCDF's library is found through pkg-config's libdir when the file is
-there (Debian's pnetcdf.pc names /usr/lib, which lacks it), else through
-ldconfig's cache, else by --ref.  Names ours exports beyond PnetCDF's are
+--ref names PnetCDF's library (CMake finds it, passing over an ncpario
+drop-in installed where the system looks first).  Names ours exports beyond PnetCDF's are
 listed for information only.  --prefix nfmpi_ compares the Fortran
 binding's exports (libncpario_fortran.so) with the same library's; --cxx
 the C++ binding's (libncpario_cxx.so): every mangled name of namespace
@@ -14,37 +13,16 @@ functions PnetCDF's C++ header declares.  The C++ standard library's and
 MPI's C++ bindings' inline functions PnetCDF's library happens to emit
 are no part of its API and are not compared.
 
-Usage: check_exports_vs_pnetcdf.py --ours libncpario.so [--ref libpnetcdf.so]
+Usage: check_exports_vs_pnetcdf.py --ours libncpario.so --ref libpnetcdf.so
            [--nm nm] [--prefix ncmpi_ | --cxx]
 Exit status 0 only when no PnetCDF export with the prefix is missing from
 ours.
 """
 
 import argparse
-import os
 import re
 import subprocess
 import sys
-
-
-def find_pnetcdf_lib():
-    try:
-        r = subprocess.run(["pkg-config", "--variable=libdir", "pnetcdf"],
-                           capture_output=True, text=True)
-        cand = os.path.join(r.stdout.strip(), "libpnetcdf.so")
-        if r.returncode == 0 and r.stdout.strip() and os.path.exists(cand):
-            return cand
-    except OSError:
-        pass
-    try:
-        r = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True)
-        for line in r.stdout.splitlines():
-            m = re.search(r"libpnetcdf\.so[.\w]*\s.*=>\s*(\S+)", line)
-            if m and os.path.exists(m.group(1)):
-                return m.group(1)
-    except OSError:
-        pass
-    return None
 
 
 CXX_API = re.compile(r"^_Z(?:T[VIS])?(?:NK?)?7PnetCDF|^_Z\d+ncmpi_")
@@ -73,17 +51,14 @@ def exported(nm, lib, prefix):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ours", required=True)
-    ap.add_argument("--ref")
+    ap.add_argument("--ref", required=True)
     ap.add_argument("--nm", default="nm")
     ap.add_argument("--prefix", default="ncmpi_")
     ap.add_argument("--cxx", action="store_true")
     args = ap.parse_args()
     if args.cxx:
         args.prefix = None
-    ref = args.ref or find_pnetcdf_lib()
-    if not ref:
-        print("FAIL: PnetCDF's libpnetcdf.so not found (give --ref)")
-        return 1
+    ref = args.ref
     try:
         ours = exported(args.nm, args.ours, args.prefix)
         theirs = exported(args.nm, ref, args.prefix)
