@@ -43,6 +43,12 @@ extern "C" {
  * data cost a round).  Zero under the mpiio driver and at one rank.
  * driver_shm_rounds_write: those of them whose bytes were staged in
  * shared memory rather than sent (hint nc_posix_shm).
+ * driver_messages_sent: the data messages of those rounds this rank sent
+ * to an aggregator (none for its own bytes as one); on an aggregator,
+ * driver_messages_received the ones it received, driver_pieces_write the
+ * extents it handed to the file, driver_write_calls the pwritev calls
+ * they merged into, driver_bytes_aggregated their bytes.  `ncpario plan`
+ * predicts each of them.
  */
 typedef struct ncpario_profile {
     long long mpiio_write_calls;
@@ -66,6 +72,11 @@ typedef struct ncpario_profile {
     double time_group_io_read;
     long long driver_rounds_write;
     long long driver_shm_rounds_write;
+    long long driver_messages_sent;
+    long long driver_messages_received;
+    long long driver_pieces_write;
+    long long driver_write_calls;
+    long long driver_bytes_aggregated;
 } ncpario_profile;
 
 /* Copy the dataset's counters to *prof.  NC_EBADID for an unknown ncid.

@@ -1,6 +1,6 @@
 /*
  * ncpario.c -- the ncpario command: one program, one subcommand per task
- * (dump, validate, offsets, diff, hints, recover, run), each in its own
+ * (dump, validate, offsets, diff, hints, plan, recover, run), each in its own
  * file.  MPI is started here for all of them but run (which replaces this
  * process), so any may run under mpirun.
  */
@@ -22,6 +22,7 @@ static const command commands[] = {
     {"offsets", nt_offsets, "print where each variable lies in the file"},
     {"diff", nt_diff, "compare two files, header and data"},
     {"hints", nt_hints, "print the hints in effect for a file open"},
+    {"plan", nt_plan, "show how a collective write at N ranks is carried out"},
     {"recover", nt_recover, "repair what a writer stopped midway left"},
     {"run", nt_run, "run a program built on PnetCDF on ncpario"},
 };

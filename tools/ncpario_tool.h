@@ -34,6 +34,7 @@ int nt_validate(int argc, char **argv);
 int nt_offsets(int argc, char **argv);
 int nt_diff(int argc, char **argv);
 int nt_hints(int argc, char **argv);
+int nt_plan(int argc, char **argv);
 int nt_recover(int argc, char **argv);
 int nt_run(int argc, char **argv);
 

@@ -99,6 +99,11 @@ typedef struct ncpario_profile {
     double time_group_io_read;
     long long driver_rounds_write;
     long long driver_shm_rounds_write;
+    long long driver_messages_sent;
+    long long driver_messages_received;
+    long long driver_pieces_write;
+    long long driver_write_calls;
+    long long driver_bytes_aggregated;
 } ncpario_profile;
 int ncpario_inq_profile(int ncid, ncpario_profile *prof);
 const char *ncpario_version(void);

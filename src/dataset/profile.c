@@ -14,7 +14,7 @@
 static void profile_collect(const ncp_dataset *ds, ncpario_profile *p)
 {
     const ncp_group_stats *g = &ds->file.gstats;
-    int64_t rounds, shm_rounds;
+    const ncp_agg_counts *d = ncp_io_driver_counts(&ds->file);
     *p = ds->prof;
     p->group_rounds_write = g->rounds[1];
     p->group_rounds_read = g->rounds[0];
@@ -24,9 +24,13 @@ static void profile_collect(const ncp_dataset *ds, ncpario_profile *p)
     p->time_group_io_write = g->time_io[1];
     p->time_group_comm_read = g->time_comm[0];
     p->time_group_io_read = g->time_io[0];
-    ncp_io_driver_rounds(&ds->file, &rounds, &shm_rounds);
-    p->driver_rounds_write = rounds;
-    p->driver_shm_rounds_write = shm_rounds;
+    p->driver_rounds_write = d->rounds;
+    p->driver_shm_rounds_write = d->shm_rounds;
+    p->driver_messages_sent = d->msgs_sent;
+    p->driver_messages_received = d->msgs_recv;
+    p->driver_pieces_write = d->pieces;
+    p->driver_write_calls = d->sink_writes;
+    p->driver_bytes_aggregated = d->sink_bytes;
 }
 
 int ncp_ds_inq_profile(ncp_dataset *ds, ncpario_profile *prof)
@@ -36,7 +40,7 @@ int ncp_ds_inq_profile(ncp_dataset *ds, ncpario_profile *prof)
     return NC_NOERR;
 }
 
-#define NCOUNTS 12
+#define NCOUNTS 15
 #define NTIMES 9
 
 /* Called after close (to include its time); ds->file keeps its group
@@ -54,6 +58,8 @@ void ncp_profile_report(ncp_dataset *ds, const char *path)
     c[6] = p.group_rounds_write, c[7] = p.group_rounds_read;
     c[8] = p.group_bytes_shipped_write, c[9] = p.group_bytes_shipped_read;
     c[10] = p.driver_rounds_write, c[11] = p.driver_shm_rounds_write;
+    c[12] = p.driver_messages_sent, c[13] = p.driver_pieces_write;
+    c[14] = p.driver_write_calls;
     t[0] = p.time_open, t[1] = p.time_define, t[2] = p.time_post;
     t[3] = p.time_wait, t[4] = p.time_close;
     t[5] = p.time_group_comm_write, t[6] = p.time_group_io_write;
@@ -79,6 +85,7 @@ void ncp_profile_report(ncp_dataset *ds, const char *path)
     if (cs[10] > 0)
         fprintf(stderr,
                 "  posix write aggregation: %lld rounds, %lld in shared "
-                "memory\n",
-                cs[10], cs[11]);
+                "memory; %lld messages; %lld extents merged into %lld "
+                "write calls\n",
+                cs[10], cs[11], cs[12], cs[13], cs[14]);
 }

@@ -200,9 +200,7 @@ int ncp_io_get_info(ncp_file *f, MPI_Info *info)
 
 const char *ncp_io_driver_name(const ncp_file *f) { return f->mover->name; }
 
-void ncp_io_driver_rounds(const ncp_file *f, int64_t *rounds,
-                          int64_t *shm_rounds)
+const ncp_agg_counts *ncp_io_driver_counts(const ncp_file *f)
 {
-    *rounds = f->driver_rounds;
-    *shm_rounds = f->driver_shm_rounds;
+    return &f->driver;
 }

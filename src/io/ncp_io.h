@@ -21,6 +21,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "agg/ncp_agg_counts.h"
 #include "../base/ncp_extents.h"
 
 typedef struct ncp_io_driver ncp_io_driver;
@@ -51,8 +52,7 @@ typedef struct ncp_file {
     struct ncp_group *group; /* the I/O groups' state, NULL when not grouped */
     void *fault;        /* the fault-injecting wrapper's state (tests), or NULL */
     ncp_group_stats gstats;
-    int64_t driver_rounds; /* posix: aggregated write rounds on this handle */
-    int64_t driver_shm_rounds; /* of them, staged in shared memory */
+    ncp_agg_counts driver; /* posix: its aggregated writes on this handle */
 } ncp_file;
 
 /* Collective over comm.  create: 1 to create (clobber chooses truncate vs
@@ -105,10 +105,8 @@ int ncp_io_get_info(ncp_file *f, MPI_Info *info);
 /* The name of the driver serving f ("mpiio" or "posix"). */
 const char *ncp_io_driver_name(const ncp_file *f);
 
-/* The posix driver's aggregated write rounds on f so far, and how many of
- * them were staged in shared memory, the I/O groups' aggregators' file
- * included. */
-void ncp_io_driver_rounds(const ncp_file *f, int64_t *rounds,
-                          int64_t *shm_rounds);
+/* What the posix driver's aggregated writes on f did so far, the I/O
+ * groups' aggregators' file included. */
+const ncp_agg_counts *ncp_io_driver_counts(const ncp_file *f);
 
 #endif

@@ -59,10 +59,9 @@ static int posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
                                   const ncp_extents *mem)
 {
     ncp_agg *a = f->agg;
-    int64_t r0 = a->rounds, s0 = a->shm_rounds;
+    ncp_agg_counts before = a->count;
     int direct, err = ncp_agg_write(a, ext, mem, &direct);
-    f->driver_rounds += a->rounds - r0;
-    f->driver_shm_rounds += a->shm_rounds - s0;
+    ncp_agg_counts_add(&f->driver, &a->count, &before);
     return direct ? ncp_posix_move(f->fd, 1, ext, mem) : err;
 }
 

@@ -91,6 +91,15 @@ static void types_reset(MPI_Datatype *t, int n, MPI_Datatype empty)
     }
 }
 
+/* How many of t[0..n) carry a message. */
+static int64_t types_set(const MPI_Datatype *t, int n, MPI_Datatype empty)
+{
+    int64_t k = 0;
+    int i;
+    for (i = 0; i < n; i++) k += t[i] != empty;
+    return k;
+}
+
 /* The buffers one batch sized; the next batch sizes its own. */
 static void batch_free(msg_call *c, msg_inbox *in)
 {
@@ -195,9 +204,7 @@ static msg_call *call_new(const ncp_agg *agg, int64_t nrounds, int64_t next)
     MPI_Comm_rank(agg->comm, &c->me);
     c->np = np;
     c->naggr = agg->naggr;
-    c->room = MSG_COUNT_BYTES / (16 * (int64_t)np);
-    if (c->room > nrounds) c->room = nrounds;
-    if (c->room < 1) c->room = 1;
+    c->room = ncp_agg_msg_batch(np, nrounds);
     MPI_Type_contiguous(0, MPI_BYTE, &c->empty);
     MPI_Type_commit(&c->empty);
     if (call_alloc(c, agg, np) != NC_NOERR ||
@@ -206,6 +213,13 @@ static msg_call *call_new(const ncp_agg *agg, int64_t nrounds, int64_t next)
         return NULL;
     }
     return c;
+}
+
+int64_t ncp_agg_msg_batch(int64_t nprocs, int64_t nrounds)
+{
+    int64_t room = MSG_COUNT_BYTES / (16 * nprocs);
+    if (room > nrounds) room = nrounds;
+    return room < 1 ? 1 : room;
 }
 
 /* My pairs and bytes in aggregator a's window in round k of the batch. */
@@ -416,13 +430,17 @@ typedef struct msg_runs {
     void *arg;
     int n, err;
     MPI_Offset start, end;
+    int64_t pieces, calls, bytes; /* handed to the sink so far */
     struct iovec iov[NCP_AGG_IOV];
 } msg_runs;
 
 static void runs_flush(msg_runs *w)
 {
-    if (w->n > 0 && w->err == NC_NOERR)
+    if (w->n > 0 && w->err == NC_NOERR) {
         w->err = w->move(w->arg, w->iov, w->n, w->start);
+        w->calls++;
+        w->bytes += w->end - w->start;
+    }
     w->n = 0;
 }
 
@@ -435,6 +453,7 @@ static void runs_add(msg_runs *w, MPI_Offset off, MPI_Offset len, char *addr)
     w->iov[w->n].iov_len = (size_t)len;
     w->n++;
     w->end += len;
+    w->pieces++;
 }
 
 /* The inbox's pieces in file order: a k-way merge of the ranks' sorted
@@ -479,9 +498,10 @@ static void walk_close(msg_walk *k)
 }
 
 /* Write what the ranks sent, in file order, with no copy beyond the
- * staging buffer. */
-static int inbox_write(const ncp_agg_sink *sink, int np, msg_inbox *in)
+ * staging buffer; the sink's work goes to the counts. */
+static int inbox_write(ncp_agg *agg, int np, msg_inbox *in)
 {
+    const ncp_agg_sink *sink = &agg->sink;
     msg_runs *w = calloc(1, sizeof(*w));
     MPI_Offset off, len;
     char *addr;
@@ -494,6 +514,9 @@ static int inbox_write(const ncp_agg_sink *sink, int np, msg_inbox *in)
         while (walk_next(&k, &off, &len, &addr)) runs_add(w, off, len, addr);
         runs_flush(w);
         err = w->err;
+        agg->count.pieces += w->pieces;
+        agg->count.sink_writes += w->calls;
+        agg->count.sink_bytes += w->bytes;
     }
     walk_close(&k);
     free(w);
@@ -516,11 +539,13 @@ static int write_round(ncp_agg *agg, const ncp_stream *s, msg_call *c,
     round_clip(c, s, k);
     send_types(agg, s, c);
     if (mine) recv_types(c, in, k);
+    agg->count.msgs_sent += types_set(c->stype, c->np, c->empty);
+    agg->count.msgs_recv += types_set(c->rtype, c->np, c->empty);
     MPI_Alltoallw(MPI_BOTTOM, c->ones, c->zeros, c->stype, MPI_BOTTOM,
                   c->ones, c->zeros, c->rtype, agg->comm);
     if (mine) {
         keep_own(agg, s, c, in);
-        err = inbox_write(&agg->sink, c->np, in);
+        err = inbox_write(agg, c->np, in);
         e = sink_round_end(agg, 1);
         if (err == NC_NOERR) err = e;
     }
@@ -673,7 +698,7 @@ static int run_rounds(ncp_agg *agg, ncp_agg_plan *p, const ncp_stream *s,
             e = writing ? write_round(agg, s, c, &c->inbox, k)
                         : read_round(agg, s, c, &c->inbox, k);
             if (e != NC_NOERR && werr == NC_NOERR) werr = e;
-            agg->rounds++;
+            agg->count.rounds++;
         }
         batch_free(c, &c->inbox);
     }

@@ -25,6 +25,7 @@
 
 #include <sys/uio.h>
 
+#include "ncp_agg_counts.h"
 #include "../../base/ncp_extents.h"
 
 /* Pieces handed to the sink at once (Linux takes 1024 in a pwritev). */
@@ -90,8 +91,7 @@ typedef struct ncp_agg {
     int64_t per_node;   /* nc_posix_aggrs_per_node, part of a kept
                            staging's key */
     struct ncp_shm_stage *stage; /* the shared staging, when NCP_SHM_ON */
-    int64_t rounds;     /* aggregated rounds run so far */
-    int64_t shm_rounds; /* of them, staged in shared memory */
+    ncp_agg_counts count; /* what its writes did so far */
 } ncp_agg;
 
 /* What an aggregator is made from: the posix hints (nc_posix_*), which
@@ -113,6 +113,14 @@ enum { NCP_AGG_SHM_AUTO, NCP_AGG_SHM_ENABLE, NCP_AGG_SHM_DISABLE };
  * (writable is left to the caller).  NC_EINVAL on every rank when rank 0
  * met a bad one. */
 int ncp_agg_conf_read(MPI_Comm comm, MPI_Info info, ncp_agg_conf *c);
+
+/* ncp_agg_open's rules, pure, so that a plan can be made for ranks that
+ * are not there (sim.c): does the rank that is `local` on its node
+ * aggregate; can the rounds be staged in shared memory (all nprocs ranks
+ * on one node of nlocal); the bytes an aggregator stages a round. */
+int ncp_agg_is_aggregator(const ncp_agg_conf *c, int local, int rank);
+int ncp_agg_shm_possible(const ncp_agg_conf *c, int nlocal, int nprocs);
+int64_t ncp_agg_round_cap(const ncp_agg_conf *c, int shm_ok);
 
 /* Collective over comm: an aggregator for a file opened over comm, its
  * merged runs going to sink; NULL and the agreed code on failure.  A

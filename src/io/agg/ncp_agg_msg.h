@@ -9,6 +9,10 @@
 #include "ncp_agg_plan.h"
 #include "../../base/ncp_stream.h"
 
+/* Rounds whose counts one exchange carries, for nprocs ranks and a plan
+ * of nrounds rounds (one MPI_Alltoallv a batch). */
+int64_t ncp_agg_msg_batch(int64_t nprocs, int64_t nrounds);
+
 /* Collective over a->comm: the plan's rounds by message, from its current
  * round on.  Returns the agreed code of a failed allocation, else this
  * aggregator's own write error. */

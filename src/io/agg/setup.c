@@ -46,12 +46,29 @@ static int64_t shm_round_cap(int64_t buffer_size)
     return buffer_size > 1 ? buffer_size / 2 : 1;
 }
 
+int ncp_agg_is_aggregator(const ncp_agg_conf *c, int local, int rank)
+{
+    return c->per_node > 0 ? local < c->per_node : rank == 0;
+}
+
+int ncp_agg_shm_possible(const ncp_agg_conf *c, int nlocal, int nprocs)
+{
+    int64_t k = c->per_node > 0 ? c->per_node : 1;
+    return c->shm != NCP_AGG_SHM_DISABLE && nlocal == nprocs && k < nlocal &&
+           c->writable && c->buffer_size <= NCP_SHM_MAX_CAP;
+}
+
+int64_t ncp_agg_round_cap(const ncp_agg_conf *c, int shm_ok)
+{
+    return shm_ok ? shm_round_cap(c->buffer_size) : c->buffer_size;
+}
+
 /* The limits, and the staging's first state: NO, LATER, or ON with the
  * kept staging `found` when every rank holds one (all_kept). */
 static void limits_set(ncp_agg *a, const ncp_agg_conf *c, int shm_ok,
                        ncp_shm_stage *found, int all_kept)
 {
-    a->round_cap = c->buffer_size;
+    a->round_cap = ncp_agg_round_cap(c, shm_ok);
     a->full_windows = c->full_windows;
     a->per_node = c->per_node;
     a->keep_stage = c->keep;
@@ -59,7 +76,6 @@ static void limits_set(ncp_agg *a, const ncp_agg_conf *c, int shm_ok,
     if (!shm_ok) return;
     a->shm = NCP_SHM_LATER;
     a->shm_after = c->shm == NCP_AGG_SHM_AUTO ? NCP_SHM_AFTER_WINDOWS : 0;
-    a->round_cap = shm_round_cap(c->buffer_size);
     if (!all_kept) return;
     ncp_shm_keep_take(found);
     a->stage = found;
@@ -104,7 +120,6 @@ int ncp_agg_open(MPI_Comm comm, const ncp_agg_conf *c, ncp_agg_sink sink,
                  ncp_agg **out)
 {
     int rank, nprocs, local, nlocal, mine, shm_ok, all_kept, *flags;
-    int64_t k = c->per_node > 0 ? c->per_node : 1;
     ncp_shm_stage *found = NULL;
     ncp_agg *a = calloc(1, sizeof(*a));
     MPI_Comm_rank(comm, &rank);
@@ -119,13 +134,11 @@ int ncp_agg_open(MPI_Comm comm, const ncp_agg_conf *c, ncp_agg_sink sink,
         return NC_ENOMEM;
     }
     node_place(comm, rank, &local, &nlocal);
-    shm_ok = c->shm != NCP_AGG_SHM_DISABLE && nlocal == nprocs &&
-             k < nlocal && c->writable && c->buffer_size <= NCP_SHM_MAX_CAP;
+    shm_ok = ncp_agg_shm_possible(c, nlocal, nprocs);
     if (shm_ok && c->keep)
         found = ncp_shm_keep_find(comm, shm_round_cap(c->buffer_size),
                                   c->per_node);
-    mine = (c->per_node > 0 ? local < c->per_node : rank == 0) |
-           (found ? 2 : 0);
+    mine = ncp_agg_is_aggregator(c, local, rank) | (found ? 2 : 0);
     MPI_Allgather(&mine, 1, MPI_INT, flags, 1, MPI_INT, comm);
     a->comm = comm;
     a->sink = sink;

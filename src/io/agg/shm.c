@@ -211,20 +211,24 @@ static void shm_put(const ncp_agg *agg, const ncp_stream *s, int a,
 }
 
 /* File bytes [run, end) from data, which holds the window from file
- * offset lo on (nothing when empty). */
-static int write_run(const ncp_agg_sink *sink, char *data, MPI_Offset lo,
+ * offset lo on (nothing when empty), counted as one piece. */
+static int write_run(ncp_agg *agg, char *data, MPI_Offset lo,
                      MPI_Offset run, MPI_Offset end)
 {
+    const ncp_agg_sink *sink = &agg->sink;
     struct iovec one;
     if (end <= run) return NC_NOERR;
     one.iov_base = data + (run - lo);
     one.iov_len = (size_t)(end - run);
+    agg->count.pieces++;
+    agg->count.sink_writes++;
+    agg->count.sink_bytes += end - run;
     return sink->write(sink->arg, &one, 1, run);
 }
 
 /* The union of the ranks' lists in the half, written from the image a
  * run at a time. */
-static int write_union(const ncp_agg *agg, int h, MPI_Offset lo)
+static int write_union(ncp_agg *agg, int h, MPI_Offset lo)
 {
     const ncp_shm_stage *x = agg->stage;
     const MPI_Offset *pairs = ncp_shm_half_pool(x, agg->my_aggr, h);
@@ -237,19 +241,19 @@ static int write_union(const ncp_agg *agg, int h, MPI_Offset lo)
     while (err == NC_NOERR && ncp_runmerge_pop(&m, &i) >= 0) {
         const MPI_Offset *pair = pairs + 2 * i;
         if (pair[0] > end) { /* a hole: write the run so far */
-            err = write_run(&agg->sink, data, lo, run, end);
+            err = write_run(agg, data, lo, run, end);
             run = pair[0];
         }
         if (pair[0] + pair[1] > end) end = pair[0] + pair[1];
     }
-    if (err == NC_NOERR) err = write_run(&agg->sink, data, lo, run, end);
+    if (err == NC_NOERR) err = write_run(agg, data, lo, run, end);
     ncp_runmerge_free(&m);
     return err;
 }
 
 /* The aggregator writes its current half, whose window starts at lo:
  * FULL -> DRAINING -> FREE.  Returns its write error. */
-static int shm_drain(const ncp_agg *agg, MPI_Offset lo)
+static int shm_drain(ncp_agg *agg, MPI_Offset lo)
 {
     ncp_shm_stage *x = agg->stage;
     int me = agg->my_aggr;
@@ -294,8 +298,8 @@ int ncp_agg_write_by_shm(ncp_agg *agg, ncp_agg_plan *p, const ncp_stream *s)
         }
         agg->stage->round++;
         ncp_plan_advance(p);
-        agg->rounds++;
-        agg->shm_rounds++;
+        agg->count.rounds++;
+        agg->count.shm_rounds++;
     }
     return werr;
 }

@@ -28,12 +28,11 @@ static int afile_xferv(ncp_file *f, int together, int is_write,
                        const ncp_extents *ext, const ncp_extents *mem)
 {
     ncp_file *af = f->group->afile;
-    int64_t r0 = af->driver_rounds, shm0 = af->driver_shm_rounds;
+    ncp_agg_counts before = af->driver;
     double t0 = MPI_Wtime();
     int err = af->drv->xferv(af, together, is_write, ext, mem);
     f->gstats.time_io[is_write] += MPI_Wtime() - t0;
-    f->driver_rounds += af->driver_rounds - r0;
-    f->driver_shm_rounds += af->driver_shm_rounds - shm0;
+    ncp_agg_counts_add(&f->driver, &af->driver, &before);
     return err;
 }
 
@@ -177,11 +176,11 @@ static int through_aggregator(ncp_file *f, int is_write,
                               const ncp_extents *ext, const ncp_extents *mem)
 {
     ncp_group *g = f->group;
-    int64_t r0 = g->agg->rounds;
+    int64_t r0 = g->agg->count.rounds;
     double t0 = MPI_Wtime(), io0 = f->gstats.time_io[is_write];
     int direct, err = is_write ? ncp_agg_write(g->agg, ext, mem, &direct)
                                : ncp_agg_read(g->agg, ext, mem);
-    f->gstats.rounds[is_write] += g->agg->rounds - r0;
+    f->gstats.rounds[is_write] += g->agg->count.rounds - r0;
     if (g->rank != 0) f->gstats.bytes_shipped[is_write] += ext->nbytes;
     f->gstats.time_comm[is_write] +=
         MPI_Wtime() - t0 - (f->gstats.time_io[is_write] - io0);
