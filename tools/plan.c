@@ -256,7 +256,9 @@ static void print_json(const plan_opts *o, const ncp_sim *s)
     printf("{\n  \"ranks\": %" PRId64 ",\n  \"ranks_per_node\": %" PRId64
            ",\n  \"path\": \"%s\",\n  \"shm_possible\": %d,\n"
            "  \"extents\": %" PRId64 ",\n  \"bytes\": %" PRId64 ",\n"
-           "  \"aggregators\": %" PRId64 ",\n  \"round_cap\": %" PRId64 ",\n"
+           "  \"aggregators\": %" PRId64 ",\n"
+           "  \"aggregators_with_bytes\": %" PRId64 ",\n"
+           "  \"round_cap\": %" PRId64 ",\n"
            "  \"domain_size\": %" PRId64 ",\n  \"window_size\": %" PRId64
            ",\n  \"rounds\": %" PRId64 ",\n  \"busy_windows\": %" PRId64
            ",\n  \"count_exchanges\": %" PRId64 ",\n  \"messages\": %" PRId64
@@ -266,7 +268,7 @@ static void print_json(const plan_opts *o, const ncp_sim *s)
            ",\n  \"imbalance\": %.6f,\n  \"plan_seconds\": %.6f,\n"
            "  \"plan_bytes\": %" PRId64 ",\n  \"seconds\": %.6f,\n",
            o->nprocs, o->per_node, path_name(s->path), s->shm_possible,
-           s->extents, s->bytes, s->naggr, (int64_t)s->round_cap,
+           s->extents, s->bytes, s->naggr, t.busy_aggr, (int64_t)s->round_cap,
            (int64_t)s->domain_size, (int64_t)s->window_size, s->nrounds,
            s->busy_windows, s->count_exchanges, t.msgs, t.pieces, t.runs,
            t.writes, t.max_sent, t.max_in, t.max_bytes, imbalance(s, &t),

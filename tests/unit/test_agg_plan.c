@@ -200,7 +200,7 @@ static int64_t most_per_cell(const sim *s, const ncp_agg_plan *p,
 /* The geometry a plan must have, from the extents alone. */
 static void check_shape(const sim *s, const ncp_agg_plan *p)
 {
-    MPI_Offset lo = INT64_MAX, hi = 0, most = 0, span, d, w, c;
+    MPI_Offset lo = INT64_MAX, hi = 0, most = 0, span, d, w, c, share, a;
     for (int r = 0; r < s->nranks; r++) {
         const ncp_extents *e = &s->ext[r];
         if (e->n == 0) continue;
@@ -217,10 +217,19 @@ static void check_shape(const sim *s, const ncp_agg_plan *p)
     d = p->domain_size;
     FAIL_IF(d <= 0 || d > span, "domain_size %lld of span %lld",
             (long long)d, (long long)span);
-    FAIL_IF(d % NCP_AGG_ALIGN != 0 && d != span, "domain_size unaligned");
+    share = (span + s->lim.naggr - 1) / s->lim.naggr;
+    FAIL_IF(d % NCP_AGG_MIN_ALIGN != 0 && d != span, "domain_size unaligned");
     FAIL_IF(d * s->lim.naggr < span, "domains short of the span");
-    FAIL_IF(d - NCP_AGG_ALIGN >= (span + s->lim.naggr - 1) / s->lim.naggr,
-            "domain_size larger than needed");
+    /* the largest alignment that grows the share by at most an eighth */
+    for (a = NCP_AGG_ALIGN; d != span && a >= NCP_AGG_MIN_ALIGN; a /= 2)
+        if ((share + a - 1) / a * a - share <= share / 8 ||
+            a == NCP_AGG_MIN_ALIGN) {
+            FAIL_IF(d != (share + a - 1) / a * a,
+                    "domain_size %lld, want %lld (share %lld, align %lld)",
+                    (long long)d, (long long)((share + a - 1) / a * a),
+                    (long long)share, (long long)a);
+            break;
+        }
     w = p->window_size;
     FAIL_IF(w < 1 || w > s->lim.round_cap, "window_size %lld over cap",
             (long long)w);

@@ -23,7 +23,8 @@
  * What a finished plan promises (tests/unit/test_agg_plan.c checks it):
  *  1. Domain a is [domains_start + a*domain_size, +domain_size) cut at
  *     data_end; the domains are disjoint, ordered and together cover
- *     [domains_start, data_end), which holds every rank's bytes.
+ *     [domains_start, data_end), which holds every rank's bytes; their
+ *     size is at most an eighth over the even share, or on a page.
  *  2. Aggregator a's windows lie in its domain, each on the grid of
  *     window_size from the domain's start (a dense one's parts on the grid
  *     of part_size from the window's start), ascending round by round.
@@ -50,8 +51,14 @@
 #define NCP_AGG_DIRECT_MIN ((int64_t)64 << 10)
 
 /* Domain boundaries fall on multiples of this (a common file system block
- * and stripe size), so two aggregators never share a block. */
+ * and stripe size), so two aggregators never share a block: the domains
+ * start on it, and their size is a multiple of it unless rounding up to
+ * it would grow a domain by more than an eighth (small domains: 1 MiB +
+ * a header's few bytes would double to 2 MiB and leave half the
+ * aggregators idle).  Then the size is a multiple of the largest power
+ * of two down to NCP_AGG_MIN_ALIGN (a page) that does not. */
 #define NCP_AGG_ALIGN ((MPI_Offset)1 << 20)
+#define NCP_AGG_MIN_ALIGN ((MPI_Offset)4096)
 
 /* Occupancy is agreed as a bitmap of at most this many granules (or one
  * per domain, if there are more domains), so one reduction of at most
@@ -93,7 +100,8 @@ typedef struct ncp_agg_plan {
                                     written, rounded down to NCP_AGG_ALIGN */
     MPI_Offset data_end;         /* one past the highest byte written */
     MPI_Offset domain_size;      /* bytes per domain: a multiple of
-                                    NCP_AGG_ALIGN, or the whole span */
+                                    NCP_AGG_ALIGN (or of a smaller power
+                                    of two), or the whole span */
     MPI_Offset window_size;      /* bytes per window (a round's most) */
     int64_t windows_per_domain;  /* windows on a domain's grid */
     int64_t windows_per_granule; /* windows one busy bit stands for */

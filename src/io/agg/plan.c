@@ -107,6 +107,16 @@ static MPI_Offset sized_window(const ncp_plan_limits *lim, MPI_Offset most)
     return c < lim->round_cap ? c : lim->round_cap;
 }
 
+/* The domain size for an even share of `share` bytes (NCP_AGG_ALIGN's
+ * comment says why it may align to less). */
+static MPI_Offset aligned_domain(MPI_Offset share)
+{
+    MPI_Offset a = NCP_AGG_ALIGN;
+    while (a > NCP_AGG_MIN_ALIGN && (share + a - 1) / a * a - share > share / 8)
+        a /= 2;
+    return (share + a - 1) / a * a;
+}
+
 int ncp_plan_shape(ncp_agg_plan *p, const ncp_plan_limits *lim,
                    const MPI_Offset all[NCP_PLAN_NLOCAL])
 {
@@ -118,9 +128,7 @@ int ncp_plan_shape(ncp_agg_plan *p, const ncp_plan_limits *lim,
     if (p->data_end <= p->domains_start) return 0;
     p->domains_start -= p->domains_start % NCP_AGG_ALIGN;
     span = p->data_end - p->domains_start;
-    p->domain_size = (span + naggr - 1) / naggr;
-    p->domain_size = (p->domain_size + NCP_AGG_ALIGN - 1) / NCP_AGG_ALIGN *
-                     NCP_AGG_ALIGN;
+    p->domain_size = aligned_domain((span + naggr - 1) / naggr);
     if (p->domain_size > span) p->domain_size = span;
     p->window_size = sized_window(lim, p->most_bytes);
     p->part_size = p->window_size;
