@@ -9,7 +9,7 @@ seconds for all ranks, the seconds and peak memory of the whole run.
 Then the same write at one scale under other hints.
 
 Usage: plan_scale.py NCPARIO [--ranks 1000,10000,...] [--per-node 64]
-                             [--hints-at 100000]
+                             [--hints-at 100000] [--only-hints]
 """
 
 import argparse
@@ -72,13 +72,14 @@ def main():
     ap.add_argument("--ranks", default="1000,10000,100000,1000000")
     ap.add_argument("--per-node", type=int, default=64)
     ap.add_argument("--hints-at", type=int, default=100000)
+    ap.add_argument("--only-hints", action="store_true")
     args = ap.parse_args()
     ranks = [int(x) for x in args.ranks.split(",")]
     force = ["nc_posix_shm=disable"]
     print("Forced aggregation (nc_posix_shm=disable), %d ranks a node, "
-          "default buffer (16 MiB) and one aggregator a node.\n"
+          "default nc_posix_buffer_size (1 MiB) and one aggregator a node.\n"
           % args.per_node)
-    for name in patterns(ranks[0]):
+    for name in [] if args.only_hints else patterns(ranks[0]):
         print("**%s**\n\n%s" % (name, HEAD))
         for n in ranks:
             print(row(n, run(args.ncpario, n, args.per_node,
@@ -89,7 +90,7 @@ def main():
     print("**What the hints change: %s at %d ranks**\n\n%s"
           % (name, n, HEAD.replace("| ranks |", "| hints |")))
     for hints in ([], ["nc_posix_aggrs_per_node=4"],
-                  ["nc_posix_buffer_size=1048576"],
+                  ["nc_posix_buffer_size=16777216"],
                   ["nc_posix_window=full"]):
         j = run(args.ncpario, n, args.per_node, patterns(n)[name],
                 force + hints)

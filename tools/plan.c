@@ -31,7 +31,7 @@ static void plan_usage(FILE *out)
         "usage: ncpario plan --ranks N [--ranks-per-node R]\n"
         "         (--file FILE.nc|FILE.cdl [--vars a,b] | --var NAME:TYPE:D1xD2..)\n"
         "         [--pattern P] [--grid PxQ..] [--decomp FILE] [--records R]\n"
-        "         [--hint key=value]... [--format text|json] [--svg FILE]\n"
+        "         [--hint key=value]... [--format text|json] [--plot FILE.svg]\n"
         "         [--show N] [--max-pieces N]\n"
         "How a collective write of the variables by N ranks, each its part\n"
         "of the pattern, is carried out on the posix driver: aggregators,\n"
@@ -341,7 +341,7 @@ static int string_opt(int argc, char **argv, int *i, plan_opts *o, int *bad)
         {"--file", "-f", &o->file},         {"--vars", NULL, &o->vars},
         {"--pattern", "-p", &o->pattern},   {"--grid", "-g", &o->grid},
         {"--decomp", NULL, &o->decomp},     {"--format", NULL, &o->format},
-        {"--svg", NULL, &o->svg}};
+        {"--plot", NULL, &o->svg}};
     size_t k;
     for (k = 0; k < sizeof t / sizeof t[0]; k++)
         if (nt_opt(argc, argv, i, t[k].l, t[k].s, t[k].field)) {

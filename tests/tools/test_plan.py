@@ -151,7 +151,7 @@ def own_checks(args):
     r = subprocess.run([exe, "plan", "--ranks", "8", "--var",
                         "v:double:256x1024", "--pattern", "*,cyclic",
                         "--grid", "1x8", "--hint", "nc_posix_shm=disable",
-                        "--svg", os.path.join(args.work, "p.svg")],
+                        "--plot", os.path.join(args.work, "p.svg")],
                        capture_output=True, text=True)
     check(r.returncode == 0, "text report exited %d" % r.returncode)
     for want in ("path: aggregated rounds by message", "aggregators: 1",
