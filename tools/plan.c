@@ -20,8 +20,10 @@
 
 typedef struct plan_opts {
     int64_t nprocs, per_node, records, max_pieces, show;
-    const char *file, *vars, *pattern, *grid, *decomp, *format, *svg;
-    char defs[4096];  /* --var definitions as CDL */
+    const char *file, *vars, *pattern, *grid, *format, *svg;
+    const char *decomp[NT_PLAN_MAXDECOMP]; /* FILE[@var,...] */
+    int ndecomp;
+    char dims[4096], defs[4096]; /* --var definitions as CDL */
     MPI_Info info;    /* --hint */
 } plan_opts;
 
@@ -30,7 +32,8 @@ static void plan_usage(FILE *out)
     fprintf(out,
         "usage: ncpario plan --ranks N [--ranks-per-node R]\n"
         "         (--file FILE.nc|FILE.cdl [--vars a,b] | --var NAME:TYPE:D1xD2..)\n"
-        "         [--pattern P] [--grid PxQ..] [--decomp FILE] [--records R]\n"
+        "         [--pattern P] [--grid PxQ..] [--decomp FILE[@var,..]]...\n"
+        "         [--records R]\n"
         "         [--hint key=value]... [--format text|json] [--plot FILE.svg]\n"
         "         [--show N] [--max-pieces N]\n"
         "How a collective write of the variables by N ranks, each its part\n"
@@ -43,7 +46,7 @@ static void plan_usage(FILE *out)
 /* "NAME:TYPE:D1xD2.." as CDL dimensions and a variable, appended. */
 static int var_def(plan_opts *o, const char *spec, int nth)
 {
-    char name[NC_MAX_NAME + 1], type[32], dims[512], dl[1024] = "", vl[1024];
+    char name[NC_MAX_NAME + 1], type[32], dims[512], vl[1024];
     char *p;
     int d = 0;
     if (sscanf(spec, "%256[^:]:%31[^:]:%511s", name, type, dims) != 3)
@@ -52,12 +55,11 @@ static int var_def(plan_opts *o, const char *spec, int nth)
     for (p = strtok(dims, "x"); p; p = strtok(NULL, "x"), d++) {
         long long n = strcmp(p, "UNLIMITED") == 0 ? 0 : strtoll(p, NULL, 10);
         if (n < 0 || (n == 0 && strcmp(p, "UNLIMITED") != 0)) return -1;
-        nt_append(dl, sizeof dl, "d%d_%d = %s ; ", nth, d,
+        nt_append(o->dims, sizeof o->dims, "d%d_%d = %s ; ", nth, d,
                   n ? p : "UNLIMITED");
         nt_append(vl, sizeof vl, "%sd%d_%d", d ? ", " : "", nth, d);
     }
-    nt_append(o->defs, sizeof o->defs, "dimensions: %s variables: %s) ; ",
-              dl, vl);
+    nt_append(o->defs, sizeof o->defs, "%s) ; ", vl);
     return 0;
 }
 
@@ -92,9 +94,10 @@ static int load_header(const plan_opts *o, ncp_header *h)
     char *text = NULL, *cdl;
     int err;
     if (!o->file) {
-        size_t cap = strlen(o->defs) + 64;
+        size_t cap = strlen(o->dims) + strlen(o->defs) + 64;
         if (!(cdl = malloc(cap))) return NC_ENOMEM;
-        snprintf(cdl, cap, "netcdf plan { %s}", o->defs);
+        snprintf(cdl, cap, "netcdf plan { dimensions: %s variables: %s}",
+                 o->dims, o->defs);
         err = cdl_layout(cdl, strlen(cdl), h);
         free(cdl);
         return err;
@@ -340,8 +343,7 @@ static int string_opt(int argc, char **argv, int *i, plan_opts *o, int *bad)
     struct { const char *l, *s; const char **field; } t[] = {
         {"--file", "-f", &o->file},         {"--vars", NULL, &o->vars},
         {"--pattern", "-p", &o->pattern},   {"--grid", "-g", &o->grid},
-        {"--decomp", NULL, &o->decomp},     {"--format", NULL, &o->format},
-        {"--plot", NULL, &o->svg}};
+        {"--format", NULL, &o->format},     {"--plot", NULL, &o->svg}};
     size_t k;
     for (k = 0; k < sizeof t / sizeof t[0]; k++)
         if (nt_opt(argc, argv, i, t[k].l, t[k].s, t[k].field)) {
@@ -399,6 +401,9 @@ static int parse_opts(int argc, char **argv, plan_opts *o)
             bad = !v || var_def(o, v, nvar++) != 0;
         else if (nt_opt(argc, argv, &i, "--hint", NULL, &v))
             bad = hint_opt(o, v) != 0;
+        else if (nt_opt(argc, argv, &i, "--decomp", NULL, &v))
+            bad = !v || o->ndecomp == NT_PLAN_MAXDECOMP ||
+                  !(o->decomp[o->ndecomp++] = v);
         else
             bad = 1;
     }
@@ -414,6 +419,59 @@ static int parse_opts(int argc, char **argv, plan_opts *o)
 
 /* ---------------------------------------------------------------- run */
 
+/* Decomposition k from "FILE[@var,...]": read, and given to the variables
+ * named (or, without names, to every one still without).  -1 after a
+ * message. */
+static int decomp_set(const plan_opts *o, plan_pattern *pp, int k)
+{
+    char path[4096], err[256], item[NC_MAX_NAME + 1];
+    const char *at = strchr(o->decomp[k], '@'), *s;
+    int i, named = 0;
+    snprintf(path, sizeof path, "%.*s",
+             (int)(at ? at - o->decomp[k] : (long)strlen(o->decomp[k])),
+             o->decomp[k]);
+    if (plan_decomp_read(&pp->decomp[k], path, err, sizeof err) != 0) {
+        nt_err("plan", "%s", err);
+        return -1;
+    }
+    pp->ndecomp = k + 1;
+    if (pp->decomp[k].nranks != o->nprocs) {
+        nt_err("plan", "%s: for %lld ranks, not %lld", path,
+               (long long)pp->decomp[k].nranks, (long long)o->nprocs);
+        return -1;
+    }
+    for (s = at ? at + 1 : NULL; s && nt_next_item(&s, item, sizeof item);) {
+        for (i = 0; i < pp->nvars; i++)
+            if (strcmp(pp->h->vars[pp->vars[i]].name, item) == 0) break;
+        if (i == pp->nvars) {
+            nt_err("plan", "%s: '%s' is not a variable written", path, item);
+            return -1;
+        }
+        pp->var_decomp[i] = k, named++;
+    }
+    for (i = 0; !at && i < pp->nvars; i++)
+        if (pp->var_decomp[i] < 0) pp->var_decomp[i] = k;
+    return 0;
+}
+
+static int decomps_set(const plan_opts *o, plan_pattern *pp)
+{
+    int i, k;
+    for (i = 0; i < pp->nvars; i++) pp->var_decomp[i] = -1;
+    for (k = 0; k < o->ndecomp; k++) /* named ones first, then defaults */
+        if (strchr(o->decomp[k], '@') && decomp_set(o, pp, k) != 0) return -1;
+    for (k = 0; k < o->ndecomp; k++)
+        if (!strchr(o->decomp[k], '@') && decomp_set(o, pp, k) != 0)
+            return -1;
+    for (i = 0; i < pp->nvars; i++)
+        if (pp->var_decomp[i] < 0) {
+            nt_err("plan", "variable '%s' has no --decomp",
+                   pp->h->vars[pp->vars[i]].name);
+            return -1;
+        }
+    return 0;
+}
+
 /* The pattern over the header's variables; -1 after a message. */
 static int pattern_set(const plan_opts *o, ncp_header *h, plan_pattern *pp)
 {
@@ -423,7 +481,7 @@ static int pattern_set(const plan_opts *o, ncp_header *h, plan_pattern *pp)
     pp->nprocs = o->nprocs;
     pp->records = o->records >= 0 ? o->records
                   : h->numrecs > 0 ? h->numrecs : 1;
-    pp->kind = o->decomp ? PAT_DECOMP
+    pp->kind = o->ndecomp ? PAT_DECOMP
                : strncmp(o->pattern, "irregular:", 10) == 0 ? PAT_IRREGULAR
                                                              : PAT_GRID;
     if (pick_vars(o, h, pp) != 0) return -1;
@@ -431,10 +489,8 @@ static int pattern_set(const plan_opts *o, ncp_header *h, plan_pattern *pp)
         nt_err("plan", "more than %d dimensions", NT_PLAN_MAXDIMS);
         return -1;
     }
-    if ((o->decomp && plan_decomp_read(&pp->decomp, o->decomp, err,
-                                       sizeof err) != 0) ||
-        (!o->decomp && plan_pattern_parse(pp, o->pattern, err,
-                                          sizeof err) != 0) ||
+    if (o->ndecomp) return decomps_set(o, pp);
+    if (plan_pattern_parse(pp, o->pattern, err, sizeof err) != 0 ||
         plan_grid_parse(pp, o->grid, err, sizeof err) != 0) {
         nt_err("plan", "%s", err);
         return -1;
@@ -456,7 +512,7 @@ static int plan_run(plan_opts *o)
         nt_err("plan", "%s: %s", o->file ? o->file : "--var",
                ncmpi_strerror(err));
         ncp_header_free(&h);
-        return NT_FAIL;
+        return o->file ? NT_FAIL : NT_USAGE; /* --var: a bad definition */
     }
     if (pattern_set(o, &h, &pp) != 0 ||
         ncp_agg_conf_read(MPI_COMM_SELF, o->info, &c.agg) != NC_NOERR) {

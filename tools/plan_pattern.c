@@ -205,9 +205,12 @@ int plan_decomp_read(plan_decomp *d, const char *path, char *err, size_t cap)
 
 void plan_pattern_free(plan_pattern *pp)
 {
-    free(pp->decomp.first);
-    free(pp->decomp.lo);
-    free(pp->decomp.hi);
+    int k;
+    for (k = 0; k < pp->ndecomp; k++) {
+        free(pp->decomp[k].first);
+        free(pp->decomp[k].lo);
+        free(pp->decomp[k].hi);
+    }
     free(pp->pieces);
     pp->pieces = NULL;
 }
@@ -361,9 +364,11 @@ static int irregular_pieces(plan_pattern *pp, const ncp_var *v, int64_t rank)
     return err;
 }
 
-static int decomp_pieces(plan_pattern *pp, const ncp_var *v, int64_t rank)
+/* Variable vi (of pp->vars) under its decomposition. */
+static int decomp_pieces(plan_pattern *pp, int vi, int64_t rank)
 {
-    const plan_decomp *d = &pp->decomp;
+    const plan_decomp *d = &pp->decomp[pp->var_decomp[vi]];
+    const ncp_var *v = &pp->h->vars[pp->vars[vi]];
     int64_t i;
     int err = NC_NOERR;
     if (rank >= d->nranks) return NC_NOERR;
@@ -384,7 +389,8 @@ int plan_rank_extents(void *arg, int64_t rank, ncp_extents *out)
     int64_t c[NT_PLAN_MAXDIMS], r = rank, i;
     MPI_Offset end = 0;
     int d, err = NC_NOERR;
-    for (d = pp->ndims - 1; d >= 0; d--) { /* row-major coordinates */
+    for (d = pp->ndims - 1; pp->kind == PAT_GRID && d >= 0; d--) {
+        /* row-major coordinates */
         c[d] = r % pp->grid[d];
         r /= pp->grid[d];
     }
@@ -394,7 +400,7 @@ int plan_rank_extents(void *arg, int64_t rank, ncp_extents *out)
         const ncp_var *v = &pp->h->vars[pp->vars[i]];
         err = pp->kind == PAT_GRID        ? grid_pieces(pp, v, c)
               : pp->kind == PAT_IRREGULAR ? irregular_pieces(pp, v, rank)
-                                          : decomp_pieces(pp, v, rank);
+                                          : decomp_pieces(pp, (int)i, rank);
     }
     qsort(pp->pieces, (size_t)pp->npieces, sizeof(*pp->pieces), piece_order);
     for (i = 0; i < pp->npieces && err == NC_NOERR; i++) {

@@ -8,8 +8,9 @@
  * block-cyclic with blocks of b (bcB), over a grid of ranks (row-major,
  * the last dimension fastest).  Or per record: `irregular:C` (chunks of
  * C elements dealt to the ranks in a fixed pseudo-random order, as an
- * unstructured climate grid's decomposition looks), or a decomposition
- * file (plan_decomp_read) listing each rank's elements.
+ * unstructured climate grid's decomposition looks), or decomposition
+ * files (plan_decomp_read) listing each rank's elements, one for each
+ * variable or one for all.
  */
 #ifndef NT_PLAN_PATTERN_H
 #define NT_PLAN_PATTERN_H
@@ -21,6 +22,7 @@
 
 #define NT_PLAN_MAXVARS 64
 #define NT_PLAN_MAXDIMS 16
+#define NT_PLAN_MAXDECOMP 16
 
 enum { PD_ALL, PD_BLOCK, PD_CYCLIC, PD_BCYCLIC };
 enum { PAT_GRID, PAT_IRREGULAR, PAT_DECOMP };
@@ -38,7 +40,9 @@ typedef struct plan_pattern {
     int64_t block[NT_PLAN_MAXDIMS]; /* PD_BCYCLIC's block */
     int64_t grid[NT_PLAN_MAXDIMS];
     int64_t chunk;              /* PAT_IRREGULAR's */
-    plan_decomp decomp;         /* PAT_DECOMP's */
+    plan_decomp decomp[NT_PLAN_MAXDECOMP]; /* PAT_DECOMP's files */
+    int ndecomp;
+    int var_decomp[NT_PLAN_MAXVARS]; /* per variable: its file */
     int64_t nprocs;
     int64_t records;            /* record variables' records written */
     const ncp_header *h;

@@ -4,11 +4,12 @@
  * for each pattern, not the tool's), and each rank's aggregation
  * counters from ncpario_inq_profile, the write's alone, on stdout:
  *
- *   plan_writer OUT.nc CASE HINTS [DECOMP]
+ *   plan_writer OUT.nc CASE HINTS [DECOMP [DECOMP2]]
  *
  * CASE: blockblock, starcyclic, records, twovars, decomp (a 1-D int
- * variable of 50000 elements, each rank its ranges of DECOMP, a file in
- * ncpario-plan(1)'s format).  HINTS: "key=value;key=value".
+ * variable v of 50000 elements, each rank its ranges of DECOMP, a file
+ * in ncpario-plan(1)'s format; with DECOMP2, a second one, w, under it,
+ * both buffered and in one wait_all).  HINTS: "key=value;key=value".
  * Prints "rank R rounds N sent N recv N pieces N writes N bytes N".
  */
 #include <stdio.h>
@@ -166,14 +167,12 @@ static int decomp_ranges(const char *path, MPI_Offset **st, MPI_Offset **ct)
     return n;
 }
 
-static void decomp(int ncid, const char *path)
+/* Posts variable v's part under the decomposition in path. */
+static void decomp_post(int ncid, int v, const char *path, int *req)
 {
-    int dim, v, n, i;
+    int n, i;
     MPI_Offset *st, *ct, total = 0, **starts, **counts;
     int *buf;
-    check(ncmpi_def_dim(ncid, "n", 50000, &dim), "def_dim");
-    check(ncmpi_def_var(ncid, "v", NC_INT, 1, &dim, &v), "def_var");
-    check(ncmpi_enddef(ncid), "enddef");
     n = decomp_ranges(path, &st, &ct);
     starts = malloc((size_t)(n + 1) * sizeof(*starts));
     counts = malloc((size_t)(n + 1) * sizeof(*counts));
@@ -183,8 +182,25 @@ static void decomp(int ncid, const char *path)
         total += ct[i];
     }
     buf = zeros(total, sizeof(int));
-    check(ncmpi_put_varn_int_all(ncid, v, n, starts, counts, buf), "put");
+    check(ncmpi_bput_varn_int(ncid, v, n, starts, counts, buf, req), "bput");
     free(buf), free(st), free(ct), free(starts), free(counts);
+}
+
+/* One variable under path_a; with path_b, a second one under it, both
+ * in one wait_all. */
+static void decomp(int ncid, const char *path_a, const char *path_b)
+{
+    int dim, v[2], req[2], st[2], n = path_b ? 2 : 1;
+    check(ncmpi_def_dim(ncid, "n", 50000, &dim), "def_dim");
+    check(ncmpi_def_var(ncid, "v", NC_INT, 1, &dim, &v[0]), "def_var");
+    if (path_b) check(ncmpi_def_var(ncid, "w", NC_INT, 1, &dim, &v[1]),
+                      "def_var");
+    check(ncmpi_enddef(ncid), "enddef");
+    check(ncmpi_buffer_attach(ncid, 2 * 50000 * sizeof(int)), "attach");
+    decomp_post(ncid, v[0], path_a, &req[0]);
+    if (path_b) decomp_post(ncid, v[1], path_b, &req[1]);
+    check(ncmpi_wait_all(ncid, n, req, st), "wait_all");
+    check(ncmpi_buffer_detach(ncid), "detach");
 }
 
 int main(int argc, char **argv)
@@ -209,7 +225,7 @@ int main(int argc, char **argv)
     else if (strcmp(argv[2], "starcyclic") == 0) starcyclic(ncid);
     else if (strcmp(argv[2], "records") == 0) records(ncid);
     else if (strcmp(argv[2], "twovars") == 0) twovars(ncid);
-    else decomp(ncid, argv[4]);
+    else decomp(ncid, argv[4], argc > 5 ? argv[5] : NULL);
     check(ncpario_inq_profile(ncid, &b), "profile");
     printf("rank %d rounds %lld sent %lld recv %lld pieces %lld writes %lld "
            "bytes %lld\n", rank, b.driver_rounds_write - a.driver_rounds_write,
