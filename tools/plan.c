@@ -118,16 +118,21 @@ static int pick_vars(const plan_opts *o, ncp_header *h, plan_pattern *pp)
     const char *s = o->vars;
     int i;
     pp->nvars = 0;
-    if (!s) {
-        for (i = 0; i < h->nvars && pp->nvars < NT_PLAN_MAXVARS; i++)
-            pp->vars[pp->nvars++] = i;
+    if (!s && h->nvars > NT_PLAN_MAXVARS) {
+        nt_err("plan", "more than %d variables: name some (--vars)",
+               NT_PLAN_MAXVARS);
+        return -1;
     }
+    for (i = 0; !s && i < h->nvars; i++) pp->vars[pp->nvars++] = i;
     while (s && nt_next_item(&s, item, sizeof item)) {
         if ((i = ncp_hdr_find_var(h, item)) < 0) {
             nt_err("plan", "no variable '%s'", item);
             return -1;
         }
-        if (pp->nvars == NT_PLAN_MAXVARS) return -1;
+        if (pp->nvars == NT_PLAN_MAXVARS) {
+            nt_err("plan", "more than %d variables", NT_PLAN_MAXVARS);
+            return -1;
+        }
         pp->vars[pp->nvars++] = i;
     }
     pp->ndims = pp->nvars ? h->vars[pp->vars[0]].ndims : 0;

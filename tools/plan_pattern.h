@@ -20,7 +20,7 @@
 #include "format/ncp_header.h"
 #include "base/ncp_extents.h"
 
-#define NT_PLAN_MAXVARS 64
+#define NT_PLAN_MAXVARS 4096
 #define NT_PLAN_MAXDIMS 16
 #define NT_PLAN_MAXDECOMP 16
 
