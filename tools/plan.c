@@ -241,6 +241,12 @@ static void print_text(const plan_opts *o, const ncp_sim *s)
     }
 }
 
+/* Aggregator i's int64_t field at byte offset off of ncp_sim_aggr. */
+static int64_t aggr_field(const ncp_sim *s, int64_t i, size_t off)
+{
+    return *(const int64_t *)((const char *)&s->aggr[i] + off);
+}
+
 /* One int64_t column of the first n aggregators, at byte offset off of
  * ncp_sim_aggr. */
 static void json_column(const char *name, const ncp_sim *s, size_t off,
@@ -250,7 +256,7 @@ static void json_column(const char *name, const ncp_sim *s, size_t off,
     printf("  \"%s\": [", name);
     for (i = 0; i < n; i++)
         printf("%s%" PRId64, i ? ", " : "",
-               *(const int64_t *)((const char *)&s->aggr[i] + off));
+               aggr_field(s, i, off));
     printf("],\n");
 }
 
@@ -306,13 +312,13 @@ static void svg_panel(FILE *f, const char *title, const ncp_sim *s,
     int64_t i, most = 1;
     double w = 760.0 / (double)(n ? n : 1);
     for (i = 0; i < n; i++) {
-        int64_t v = *(const int64_t *)((const char *)&s->aggr[i] + off);
+        int64_t v = aggr_field(s, i, off);
         if (v > most) most = v;
     }
     fprintf(f, "<text x='20' y='%d' font-size='14'>%s (max %" PRId64
             ")</text>\n", y - 185, title, most);
     for (i = 0; i < n; i++) {
-        int64_t v = *(const int64_t *)((const char *)&s->aggr[i] + off);
+        int64_t v = aggr_field(s, i, off);
         double h = 160.0 * (double)v / (double)most;
         fprintf(f, "<rect x='%.2f' y='%.2f' width='%.2f' height='%.2f' "
                 "fill='#4477aa'/>\n", 20 + w * (double)i, y - h,

@@ -180,8 +180,8 @@ def own_checks(args):
           "irregular:256 covers %s bytes, not 800000000" % (j and j["bytes"]))
     check(j and j["aggregators"] == 250, "1000 ranks at 4 a node: %s "
           "aggregators" % (j and j["aggregators"]))
-    # 3.2 MB a domain: grown by at most an eighth (3.25 MiB), not to 4 MiB
-    # (which left 59 of the 250 aggregators idle)
+    # a share of 3.2 MB grows by at most an eighth (to 3.25 MiB); rounded
+    # up to 4 MiB it would leave 59 of the 250 aggregators idle
     check(j and j["messages"] > 0 and 1.0 <= j["imbalance"] <= 1.125,
           "irregular imbalance %s" % (j and j["imbalance"]))
     check(j and j["aggregators_with_bytes"] >= 250 * 8 // 9,

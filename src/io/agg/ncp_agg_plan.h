@@ -135,6 +135,8 @@ typedef struct ncp_agg_plan {
 /* The plan's arrays for naggr domains; ncp_plan_free after either
  * outcome. */
 int ncp_plan_alloc(ncp_agg_plan *p, int naggr);
+/* The bytes ncp_plan_alloc takes for naggr domains. */
+int64_t ncp_plan_storage(int naggr);
 void ncp_plan_free(ncp_agg_plan *p);
 
 /* What this rank adds to the plan, each reduced with MAX over the ranks:

@@ -54,13 +54,25 @@ static int dense_at(const ncp_agg_plan *p, int a, int64_t w)
            bit_at(p->dense_bits, granule_bit(p, a, w));
 }
 
-int ncp_plan_alloc(ncp_agg_plan *p, int naggr)
+/* The busy bits' words, and room for as many dense ones after them. */
+static size_t bitmap_words(int naggr)
 {
     int64_t bits = naggr > NCP_AGG_MAXBITS ? naggr : NCP_AGG_MAXBITS;
+    return 2 * (size_t)(bits + 63) / 64;
+}
+
+int64_t ncp_plan_storage(int naggr)
+{
+    return (int64_t)(bitmap_words(naggr) * sizeof(uint64_t)) +
+           (int64_t)naggr * (2 * (int64_t)sizeof(int64_t) +
+                             (int64_t)sizeof(MPI_Offset));
+}
+
+int ncp_plan_alloc(ncp_agg_plan *p, int naggr)
+{
     memset(p, 0, sizeof(*p));
     p->naggr = naggr;
-    /* the busy bits, then room for as many dense ones */
-    p->busy_bits = malloc(2 * (size_t)(bits + 63) / 64 * sizeof(uint64_t));
+    p->busy_bits = malloc(bitmap_words(naggr) * sizeof(uint64_t));
     p->cur_window = malloc((size_t)naggr * sizeof(int64_t));
     p->cur_part = calloc((size_t)naggr, sizeof(int64_t));
     p->seen_hi = calloc((size_t)naggr, sizeof(MPI_Offset));

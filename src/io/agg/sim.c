@@ -27,10 +27,16 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The windows of the plan, domain by domain in round order. */
+/* A window of the plan: file bytes [lo, hi). */
+typedef struct sim_window {
+    MPI_Offset lo, hi;
+} sim_window;
+
+/* The windows of the plan in file order, which is domain by domain and,
+ * within a domain, round by round. */
 typedef struct sim_windows {
-    int64_t *first;      /* per domain, and one past: its first window */
-    MPI_Offset *lo, *hi; /* per window */
+    int64_t *first;  /* per domain, and one past: its first window */
+    sim_window *win;
 } sim_windows;
 
 typedef struct sim_ctx {
@@ -107,56 +113,38 @@ static int reduce_busy(sim_ctx *x)
     return err;
 }
 
-/* The plan's windows, walked round by round as msg.c walks them, kept
- * per domain. */
+static int window_order(const void *pa, const void *pb)
+{
+    const sim_window *a = pa, *b = pb;
+    return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/* The plan's windows, walked round by round as msg.c walks them, then put
+ * in file order: the domains are disjoint and each one's windows ascend,
+ * so sorting by offset groups them by domain. */
 static int collect_windows(sim_ctx *x, ncp_sim *s)
 {
-    int64_t k, a, naggr = s->naggr, total = 0, *at;
+    int64_t k, a, total = 0;
     MPI_Offset lo, hi;
     sim_windows *w = &x->w;
-    w->first = calloc((size_t)naggr + 1, sizeof(int64_t));
-    at = calloc((size_t)naggr, sizeof(int64_t));
-    w->lo = malloc((size_t)(s->busy_windows + 1) * x->p.parts_per_window *
-                   sizeof(MPI_Offset));
-    w->hi = malloc((size_t)(s->busy_windows + 1) * x->p.parts_per_window *
-                   sizeof(MPI_Offset));
-    if (!w->first || !at || !w->lo || !w->hi) {
-        free(at);
-        return NC_ENOMEM;
-    }
-    /* a domain's windows number at most its busy windows: count, then
-     * place, from one walk kept in the order it came */
+    w->first = calloc((size_t)s->naggr + 1, sizeof(int64_t));
+    w->win = malloc((size_t)(s->busy_windows + 1) * x->p.parts_per_window *
+                    sizeof(sim_window));
+    if (!w->first || !w->win) return NC_ENOMEM;
     for (k = 0; k < x->p.nrounds; k++) {
-        for (a = 0; a < naggr; a++) {
+        for (a = 0; a < s->naggr; a++) {
             ncp_plan_window(&x->p, (int)a, &lo, &hi);
             if (lo < hi) {
-                w->lo[total] = lo;
-                w->hi[total++] = hi;
+                w->win[total].lo = lo;
+                w->win[total++].hi = hi;
                 s->aggr[a].rounds++;
             }
         }
         ncp_plan_advance(&x->p);
     }
-    for (a = 0; a < naggr; a++) w->first[a + 1] = w->first[a] + s->aggr[a].rounds;
-    /* the walk interleaved the domains; sort them apart, stable per
-     * domain since each domain's windows ascend */
-    {
-        MPI_Offset *lo2 = malloc((size_t)(total + 1) * sizeof(MPI_Offset));
-        MPI_Offset *hi2 = malloc((size_t)(total + 1) * sizeof(MPI_Offset));
-        int64_t j;
-        if (!lo2 || !hi2) {
-            free(lo2), free(hi2), free(at);
-            return NC_ENOMEM;
-        }
-        for (j = 0; j < total; j++) {
-            a = (w->lo[j] - x->p.domains_start) / x->p.domain_size;
-            lo2[w->first[a] + at[a]] = w->lo[j];
-            hi2[w->first[a] + at[a]++] = w->hi[j];
-        }
-        free(w->lo), free(w->hi);
-        w->lo = lo2, w->hi = hi2;
-    }
-    free(at);
+    qsort(w->win, (size_t)total, sizeof(sim_window), window_order);
+    for (a = 0; a < s->naggr; a++)
+        w->first[a + 1] = w->first[a] + s->aggr[a].rounds;
     return NC_NOERR;
 }
 
@@ -166,10 +154,10 @@ static int64_t window_at(const sim_ctx *x, int64_t a, MPI_Offset off)
     int64_t lo = x->w.first[a], hi = x->w.first[a + 1];
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (x->w.hi[mid] <= off) lo = mid + 1;
+        if (x->w.win[mid].hi <= off) lo = mid + 1;
         else hi = mid;
     }
-    return lo < x->w.first[a + 1] && x->w.lo[lo] <= off ? lo : -1;
+    return lo < x->w.first[a + 1] && x->w.win[lo].lo <= off ? lo : -1;
 }
 
 /* What a piece of a rank's extent in window j of domain a feeds. */
@@ -190,7 +178,7 @@ static void walk_pieces(const sim_ctx *x, piece_fn f, void *arg)
             j = window_at(x, a, o);
             if (j < 0) break; /* not planned: cannot happen */
             {
-                MPI_Offset stop = end < x->w.hi[j] ? end : x->w.hi[j];
+                MPI_Offset stop = end < x->w.win[j].hi ? end : x->w.win[j].hi;
                 f(arg, a, j, o, stop - o);
                 o = stop;
             }
@@ -375,12 +363,9 @@ int ncp_sim_run(const ncp_sim_conf *c, ncp_sim_extents_fn fn, void *arg,
         err = plan_rounds(&x, s, all);
         domains_set(&x, s);
     }
-    {
-        int64_t bits = s->naggr > NCP_AGG_MAXBITS ? s->naggr : NCP_AGG_MAXBITS;
-        s->plan_bytes = 2 * (bits + 63) / 64 * 8 + 4 * 8 * s->naggr;
-    }
+    s->plan_bytes = ncp_plan_storage((int)s->naggr);
     ncp_plan_free(&x.p);
-    free(x.w.first), free(x.w.lo), free(x.w.hi);
+    free(x.w.first), free(x.w.win);
     ncp_extents_free(&x.e);
     s->seconds = now() - t0;
     return err;
