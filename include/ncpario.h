@@ -77,12 +77,28 @@ typedef struct ncpario_profile {
     long long driver_pieces_write;
     long long driver_write_calls;
     long long driver_bytes_aggregated;
+    /* write-behind (hint nc_write_behind): staged buffers written in the
+     * background, their bytes, the most bytes staged at once, the times a
+     * write waited for the staging budget, and the bytes that went
+     * through the log in nc_burst_buf_dirname instead */
+    long long behind_jobs;
+    long long behind_bytes;
+    long long behind_peak_staged;
+    long long behind_waits_for_room;
+    long long behind_bytes_logged;
 } ncpario_profile;
 
 /* Copy the dataset's counters to *prof.  NC_EBADID for an unknown ncid.
  * With NCPARIO_PROFILE=1 in the environment, rank 0 prints them to stderr
  * at close (and every rank's sums, reduced). */
 extern int ncpario_inq_profile(int ncid, ncpario_profile *prof);
+
+/* Collective, in data mode: every rank's writes still staged by
+ * write-behind (hint nc_write_behind) are in the file when it returns,
+ * and the number of records with them; a background write that failed
+ * is reported here on every rank.  Without write-behind it returns
+ * NC_NOERR at once; in define mode nothing is pending (NC_NOERR). */
+extern int ncpario_flush_wait(int ncid);
 
 /* The version of the library actually linked, e.g. "0.1.0"; compare it with
    NCPARIO_VERSION to detect a header/library mismatch. */

@@ -133,9 +133,15 @@ def human(n, size):
     return str(n)
 
 
+# What a string row takes, and what a value its owner cannot use does.
+STRING_VALUES = {"nc_driver": "a driver's name",
+                 "nc_burst_buf_dirname": "a folder"}
+STRING_BAD = {"nc_burst_buf_dirname": "the open fails"}
+
+
 def values(r):
     if r["type"] == "NCP_HT_STRING":
-        return "a driver's name"
+        return STRING_VALUES.get(r["key"], "a string")
     words = r["words"].split("|") if r["words"] else []
     if r["type"] == "NCP_HT_ENUM":
         return " \\| ".join("`%s`" % w for w in words)
@@ -169,7 +175,8 @@ def table():
     for r in read_rows():
         out.append("| `%s` | %s | %s | %s | %s | %s | %s |" % (
             r["key"], values(r), default(r), OWNERS[r["owner"]],
-            AUDIENCE[r["aud"]], BAD[r["bad"]], r["doc"]))
+            AUDIENCE[r["aud"]], STRING_BAD.get(r["key"], BAD[r["bad"]]),
+            r["doc"]))
     return "\n".join(out) + "\n"
 
 

@@ -189,6 +189,12 @@ class File(AttributeMixin):
         """Write this rank's cached data to the file (ncmpi_flush)."""
         check(lib.ncmpi_flush(self._ncid))
 
+    def flush_wait(self):
+        """Collective: wait until every rank's writes still on their way
+        under write-behind (hint nc_write_behind) are in the file, with
+        the record count (ncpario_flush_wait)."""
+        check(lib.ncpario_flush_wait(self._ncid))
+
     def set_fill(self, fillmode):
         """NC_FILL or NC_NOFILL; returns the previous mode."""
         old = ffi.new("int *")

@@ -104,7 +104,13 @@ typedef struct ncpario_profile {
     long long driver_pieces_write;
     long long driver_write_calls;
     long long driver_bytes_aggregated;
+    long long behind_jobs;
+    long long behind_bytes;
+    long long behind_peak_staged;
+    long long behind_waits_for_room;
+    long long behind_bytes_logged;
 } ncpario_profile;
+int ncpario_flush_wait(int ncid);
 int ncpario_inq_profile(int ncid, ncpario_profile *prof);
 const char *ncpario_version(void);
 const char *ncmpi_strerror(int err);

@@ -95,6 +95,34 @@ def test_profile(shared_dir):
         assert total == 32 * n
 
 
+def test_write_behind(shared_dir):
+    """Puts return once staged; flush_wait puts them in the file."""
+    path = os.path.join(shared_dir, "wb.nc")
+    n, r = COMM.size, COMM.rank
+    with ncpario.File(path, "w", info={"nc_write_behind": "enable",
+                                       "nc_write_behind_size": 4096}) as f:
+        f.def_dim("t", None)
+        f.def_dim("x", 1024 * n)
+        v = f.def_var("v", "f8", ("t", "x"))
+        f.enddef()
+        for t in range(3):
+            v[t, 1024 * r:1024 * r + 1024] = np.arange(1024) + t + r
+        f.flush_wait()
+        p = f.profile()
+        assert 0 < p["behind_peak_staged"] <= 4096 or \
+            p["behind_jobs"] == 0                     # a rank that sent all
+        assert COMM.allreduce(p["behind_bytes"]) == 3 * 1024 * 8 * n
+        assert f.hints()["nc_write_behind"] == "enable"
+    COMM.Barrier()
+    with ncpario.File(path, "r") as f:
+        got = f.variables["v"][:]
+        assert got.shape == (3, 1024 * n)
+        for t in range(3):
+            for q in range(n):
+                assert (got[t, 1024 * q:1024 * q + 1024] ==
+                        np.arange(1024) + t + q).all()
+
+
 def test_comm_self(shared_dir):
     """A file of one rank's own, on COMM_SELF."""
     path = os.path.join(shared_dir, "self.%d.nc" % COMM.rank)

@@ -1,6 +1,7 @@
 /*
  * sync.c -- the calls that make independent writes durable or visible
- * (ncmpi_sync, ncmpi_sync_numrecs, ncmpi_flush) or end independent data
+ * (ncmpi_sync, ncmpi_sync_numrecs, ncmpi_flush, ncpario_flush_wait)
+ * or end independent data
  * mode (ncmpi_end_indep_data, ncmpi_redef): the engine writes the puts it
  * held, collectively, then the dataset goes on as before.  An error of
  * that write is this call's.
@@ -28,6 +29,12 @@ int ncmpi_flush(int ncid)
 {
     int err = ncp_indep_settle(ncid);
     return first_error(err, ncp_dataset_flush(ncid));
+}
+
+int ncpario_flush_wait(int ncid)
+{
+    int err = ncp_indep_settle(ncid);
+    return first_error(err, ncp_dataset_flush_wait(ncid));
 }
 
 int ncmpi_end_indep_data(int ncid)

@@ -276,6 +276,9 @@ int ncp_dataset_redef(int ncid)
         ds->flags &= ~NCP_F_INDEP;
         if ((err = ncp_numrecs_end_indep(ds)) != NC_NOERR) return err;
     }
+    /* Each rank's pending writes reach the file before any enddef moves
+       data; a numrecs held back is in the header enddef writes. */
+    if ((err = ncp_behind_drain(ds)) != NC_NOERR) return err;
     return enter_define(ds);
 }
 
@@ -291,6 +294,8 @@ int ncp_close_define(ncp_dataset *ds)
 {
     int err = NC_NOERR;
     if (!any_in_define(ds)) return NC_NOERR;
+    /* A background error here is close's to report (ncp_io_close). */
+    if (!(ds->flags & NCP_F_DEFINE)) (void)ncp_behind_drain(ds);
     if (!(ds->flags & NCP_F_DEFINE)) err = enter_define(ds);
     if (err == NC_NOERR) err = enddef_agreed(ds, NULL);
     (void)any_in_define(ds);

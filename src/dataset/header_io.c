@@ -31,7 +31,7 @@ int ncp_header_write(ncp_dataset *ds)
         err = write_root(ds, &size);
         if (err == NC_NOERR) ds->put_bytes += size; /* PnetCDF counts it */
     }
-    ds->flags &= ~NCP_F_NUMRECS;
+    ds->flags &= ~(NCP_F_NUMRECS | NCP_F_NUMRECS_LATE);
     return ncp_agree(ds->comm, err);
 }
 

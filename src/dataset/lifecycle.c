@@ -259,6 +259,8 @@ int ncp_dataset_close(int ncid, int pending)
     err = ncp_close_define(ds);
     err2 = settle_numrecs(ds, (ds->flags & NCP_F_INDEP) != 0);
     if (err == NC_NOERR) err = err2;
+    err2 = ncp_behind_settle(ds);
+    if (err == NC_NOERR) err = err2;
     err2 = ncp_io_close(&ds->file);
     if (err == NC_NOERR) err = err2;
     err = ncp_agree(ds->comm, err);
@@ -283,6 +285,7 @@ int ncp_dataset_abort(int ncid)
         path = strdup(ds->file.path);
     else
         err = settle_numrecs(ds, (ds->flags & NCP_F_INDEP) != 0);
+    if (!path && err == NC_NOERR) err = ncp_behind_settle(ds);
     ncp_io_close(&ds->file);
     if (path) {
         MPI_Barrier(ds->comm);
@@ -313,6 +316,7 @@ int ncp_dataset_sync(int ncid)
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
     if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR; /* nothing to flush */
     err = settle_numrecs(ds, (ds->flags & NCP_F_INDEP) != 0);
+    if (err == NC_NOERR) err = ncp_behind_settle(ds);
     if (err != NC_NOERR) return err;
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
@@ -324,8 +328,10 @@ int ncp_dataset_sync_numrecs(int ncid)
     if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
     if (!(ds->flags & NCP_F_WRITE)) return NC_EPERM;
-    if (ds->flags & NCP_F_INDEP) return ncp_numrecs_end_indep(ds);
-    return ncp_numrecs_agree(ds);
+    err = (ds->flags & NCP_F_INDEP) ? ncp_numrecs_end_indep(ds)
+                                    : ncp_numrecs_agree(ds);
+    if (err != NC_NOERR) return err;
+    return ncp_behind_settle(ds);
 }
 
 int ncp_dataset_flush(int ncid)
@@ -337,13 +343,28 @@ int ncp_dataset_flush(int ncid)
     if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
     if (!(ds->flags & NCP_F_WRITE)) return NC_NOERR;
     /* The engine wrote its held puts first; flush reaches the file. */
+    if ((err = ncp_behind_settle(ds)) != NC_NOERR) return err;
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
+}
+
+/* Under write-behind, the collective writes before reach the file first,
+ * so that independent reads by any rank see them. */
+int ncp_dataset_flush_wait(int ncid)
+{
+    int err;
+    ncp_dataset *ds;
+    if ((err = ncp_dataset_get(ncid, &ds)) != NC_NOERR) return err;
+    if (ds->flags & NCP_F_DEFINE) return NC_NOERR;
+    return ncp_behind_settle(ds);
 }
 
 int ncp_ds_begin_indep_data(ncp_dataset *ds)
 {
+    int err;
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
-    ds->flags |= NCP_F_INDEP; /* already independent: a no-op */
+    if (ds->flags & NCP_F_INDEP) return NC_NOERR; /* a no-op */
+    if ((err = ncp_behind_settle(ds)) != NC_NOERR) return err;
+    ds->flags |= NCP_F_INDEP;
     return NC_NOERR;
 }
 
@@ -355,7 +376,9 @@ int ncp_dataset_end_indep(int ncid)
     if (ds->flags & NCP_F_DEFINE) return NC_EINDEFINE;
     if (!(ds->flags & NCP_F_INDEP)) return NC_NOERR; /* a no-op, as in PnetCDF */
     ds->flags &= ~NCP_F_INDEP;
-    return settle_numrecs(ds, 1);
+    err = settle_numrecs(ds, 1);
+    if (err != NC_NOERR) return err;
+    return ncp_behind_settle(ds);
 }
 
 int ncp_ds_inq_path(ncp_dataset *ds, int *pathlen, char *path)

@@ -99,6 +99,12 @@ static int numrecs_agree(ncp_dataset *ds, int force)
     ds->flags &= ~NCP_F_NUMRECS;
     if (all[0] == -all[1] && all[2] == 0) return NC_NOERR; /* no change */
     ds->hdr.numrecs = all[0];
+    /* Under write-behind the records' data may still be on its way: the
+       count waits for it (ncp_behind_settle). */
+    if ((ds->flags & NCP_F_WRITE) && ncp_io_behind_on(&ds->file)) {
+        ds->flags |= NCP_F_NUMRECS_LATE;
+        return NC_NOERR;
+    }
     /* With nc_sync_durable, the records reach the device before the count
        that makes them part of the file. */
     if ((ds->flags & NCP_F_WRITE) && ds->hints.sync_durable)
@@ -106,6 +112,26 @@ static int numrecs_agree(ncp_dataset *ds, int force)
     if (err == NC_NOERR && (ds->flags & NCP_F_WRITE))
         err = ncp_numrecs_write(ds);
     return ncp_agree(ds->comm, err);
+}
+
+int ncp_behind_settle(ncp_dataset *ds)
+{
+    int err, e = NC_NOERR;
+    if (!ncp_io_behind_on(&ds->file)) return NC_NOERR;
+    err = ncp_io_behind_settle(&ds->file, 0);
+    /* After a failed write the count stays held back: its records may
+       not all be in the file. */
+    if (err != NC_NOERR || !(ds->flags & NCP_F_NUMRECS_LATE)) return err;
+    ds->flags &= ~NCP_F_NUMRECS_LATE;
+    if (ds->hints.sync_durable) e = ncp_io_sync(&ds->file);
+    if (e == NC_NOERR) e = ncp_numrecs_write(ds);
+    return ncp_agree(ds->comm, e);
+}
+
+int ncp_behind_drain(ncp_dataset *ds)
+{
+    if (!ncp_io_behind_on(&ds->file)) return NC_NOERR;
+    return ncp_io_behind_drain(&ds->file);
 }
 
 int ncp_numrecs_agree(ncp_dataset *ds)

@@ -49,6 +49,8 @@
 #define NCP_F_WRITE 0x10     /* opened writable */
 #define NCP_F_NUMRECS 0x20   /* numrecs changed since last header write */
 #define NCP_F_ALIGNED 0x40   /* layout alignments fixed (first enddef) */
+#define NCP_F_NUMRECS_LATE 0x80 /* write-behind: numrecs to write once the
+                                   data it counts is in the file */
 
 /* The posted iput/iget/bput ops of a dataset and its attached bput buffer;
  * the engine (engine/queue.c) fills and drains it. */
@@ -142,6 +144,13 @@ int ncp_numrecs_end_indep(ncp_dataset *ds);
 void ncp_numrecs_raise(ncp_dataset *ds, int64_t n);
 /* Rank 0 writes numrecs into the header bytes. */
 int ncp_numrecs_write(ncp_dataset *ds);
+/* Collective; under write-behind: every rank's pending writes reach the
+ * file, then a numrecs held back for them; a background error not yet
+ * reported is returned on every rank.  NC_NOERR at once otherwise. */
+int ncp_behind_settle(ncp_dataset *ds);
+/* Local; under write-behind: this rank's pending writes reach the file;
+ * its background error not yet reported. */
+int ncp_behind_drain(ncp_dataset *ds);
 
 /* --- header I/O (header_io.c) -------------------------------------------- */
 int ncp_header_write(ncp_dataset *ds); /* collective; rank 0 writes */
@@ -164,6 +173,8 @@ int ncp_dataset_abort(int ncid);
  * after the engine wrote the ranks' held independent puts (api/sync.c). */
 int ncp_dataset_sync(int ncid);
 int ncp_dataset_sync_numrecs(int ncid);
+/* ncpario_flush_wait: ncp_behind_settle in data mode. */
+int ncp_dataset_flush_wait(int ncid);
 int ncp_dataset_flush(int ncid);
 int ncp_dataset_end_indep(int ncid);
 

@@ -15,7 +15,14 @@ static void profile_collect(const ncp_dataset *ds, ncpario_profile *p)
 {
     const ncp_group_stats *g = &ds->file.gstats;
     const ncp_agg_counts *d = ncp_io_driver_counts(&ds->file);
+    ncp_wb_stats w;
+    ncp_io_behind_stats((ncp_file *)&ds->file, &w);
     *p = ds->prof;
+    p->behind_jobs = w.jobs;
+    p->behind_bytes = w.bytes;
+    p->behind_peak_staged = w.peak_staged;
+    p->behind_waits_for_room = w.waits_for_room;
+    p->behind_bytes_logged = w.bytes_logged;
     p->group_rounds_write = g->rounds[1];
     p->group_rounds_read = g->rounds[0];
     p->group_bytes_shipped_write = g->bytes_shipped[1];

@@ -519,6 +519,7 @@ int ncp_ops_flush(ncp_dataset *ds, ncp_op **ops, int n, int collective,
     else if (collective)
         all[3] = all[4] = 1;
     if (all[2] != 0) err = -all[2];
+    ncp_io_behind_hold(&ds->file, 1);
     if (all[0] && (err == NC_NOERR || collective)) {
         int perr = move(ds, puts, np, 1, collective,
                         all[3] > 1 ? all[3] : 1);
@@ -534,6 +535,7 @@ int ncp_ops_flush(ncp_dataset *ds, ncp_op **ops, int n, int collective,
                         all[4] > 1 ? all[4] : 1);
         if (err == NC_NOERR) err = gerr;
     }
+    ncp_io_behind_hold(&ds->file, 0);
     free(puts);
     free(gets);
     return err;

@@ -9,7 +9,9 @@
  *
  *   op     which driver call fails: write or read (a data transfer,
  *          collective or not), write_at or read_at (header bytes, numrecs,
- *          data moved at enddef), sync, set_size, close
+ *          data moved at enddef), sync, set_size, close, or behind (a
+ *          write-behind buffer's background write: it is staged, and
+ *          fails when its turn comes, as a full disk would)
  *   nth    the first call of that kind to fail, counted from 1 on each
  *          rank over the file and its I/O groups' aggregators' file
  *          (default 1)
@@ -44,12 +46,13 @@
 #define FAULT_CONF_MAX 256
 
 enum { OP_WRITE, OP_READ, OP_WRITE_AT, OP_READ_AT, OP_SYNC, OP_SET_SIZE,
-       OP_CLOSE, NOPS };
+       OP_CLOSE, OP_BEHIND, NOPS };
 
 static const char *const op_names[NOPS] = {
-    "write", "read", "write_at", "read_at", "sync", "set_size", "close"};
+    "write", "read", "write_at", "read_at", "sync", "set_size", "close",
+    "behind"};
 static const int op_errs[NOPS] = {NC_EWRITE, NC_EREAD, NC_EWRITE, NC_EREAD,
-                                  NC_EFILE, NC_EFILE, NC_EFILE};
+                                  NC_EFILE, NC_EFILE, NC_EFILE, NC_EWRITE};
 
 /* The wrapper: vt first, so that f->drv points at the whole. */
 typedef struct fault_drv {
@@ -289,6 +292,13 @@ void ncp_fault_release(ncp_file *f)
     f->fault = NULL;
 }
 
+int ncp_fault_behind(const ncp_file *f)
+{
+    fault_drv *s = f->fault;
+    if (!s && f->drv && f->drv->xferv == fault_xferv) s = state_of(f);
+    return s && fires(s, OP_BEHIND) ? s->err : NC_NOERR;
+}
+
 #else /* !NCP_FAULT_INJECTION */
 
 int ncp_fault_wrap(ncp_file *f)
@@ -298,5 +308,11 @@ int ncp_fault_wrap(ncp_file *f)
 }
 
 void ncp_fault_release(ncp_file *f) { (void)f; }
+
+int ncp_fault_behind(const ncp_file *f)
+{
+    (void)f;
+    return NC_NOERR;
+}
 
 #endif

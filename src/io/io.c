@@ -7,6 +7,7 @@
 #include "ncp_io_driver.h"
 #include "ncp_eof.h"
 #include "ncp_fault.h"
+#include "ncp_wb.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -156,8 +157,11 @@ static int read_clipped(ncp_file *f, int collective, const ncp_extents *ext,
 int ncp_io_xferv(ncp_file *f, int collective, int is_write,
                  const ncp_extents *ext, const ncp_extents *mem)
 {
+    int err;
     if (mem->swap && !ncp_io_swaps(f, collective, is_write))
         return NC_EINTERNAL;
+    if (f->wb && (err = ncp_wb_before_xferv(f, collective, is_write, ext)))
+        return err;
     if (!is_write) return read_clipped(f, collective, ext, mem);
     return drv_xferv(f, collective, is_write, ext, mem);
 }
@@ -189,7 +193,13 @@ int ncp_io_set_size(ncp_file *f, MPI_Offset size)
     return f->drv->set_size(f, size);
 }
 
-int ncp_io_sync(ncp_file *f) { return f->drv->sync(f); }
+/* Pending writes are in the file before it syncs; a background error
+ * not yet reported is this call's. */
+int ncp_io_sync(ncp_file *f)
+{
+    int err = ncp_io_behind_drain(f), e = f->drv->sync(f);
+    return err != NC_NOERR ? err : e;
+}
 
 int ncp_io_get_info(ncp_file *f, MPI_Info *info)
 {

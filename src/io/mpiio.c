@@ -12,6 +12,7 @@
  *  4. A write that moved fewer bytes than asked fails (NC_EWRITE).
  */
 #include "ncp_io_driver.h"
+#include "ncp_wb.h"
 #include "../base/ncp_mpi_err.h"
 
 #include <errno.h>
@@ -43,6 +44,8 @@ static int write_code(int mpierr, const MPI_Status *st, MPI_Datatype t,
     return got == (MPI_Count)want ? NC_NOERR : NC_EWRITE;
 }
 
+static int open_self(ncp_file *f);
+
 static int mpiio_open(ncp_file *f, int create, int clobber)
 {
     int err, mpierr, amode;
@@ -58,14 +61,18 @@ static int mpiio_open(ncp_file *f, int create, int clobber)
         mpierr = MPI_File_set_size(f->fh, 0);
         err = ncp_agree(f->comm, ncp_mpi_err(mpierr, NC_EFILE));
     }
-    if (err != NC_NOERR && f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);
     if (err == NC_NOERR) MPI_File_set_errhandler(f->fh, MPI_ERRORS_RETURN);
+    if (err == NC_NOERR) err = ncp_agree(f->comm, ncp_wb_open(f, open_self));
+    if (err != NC_NOERR) (void)ncp_wb_close(f);
+    if (err != NC_NOERR && f->fh_self != MPI_FILE_NULL)
+        MPI_File_close(&f->fh_self);
+    if (err != NC_NOERR && f->fh != MPI_FILE_NULL) MPI_File_close(&f->fh);
     return err;
 }
 
 static int mpiio_close(ncp_file *f)
 {
-    int err = NC_NOERR, mpierr;
+    int err = ncp_wb_close(f), mpierr;
     if (f->fh_self != MPI_FILE_NULL) {
         mpierr = MPI_File_close(&f->fh_self);
         if (mpierr != MPI_SUCCESS) err = NC_EFILE;
@@ -243,6 +250,8 @@ static int mpiio_xferv(ncp_file *f, int collective, int is_write,
                        const ncp_extents *ext, const ncp_extents *mem)
 {
     int err;
+    if (is_write && f->wb) return ncp_wb_write(f, ext, mem);
+    ncp_wb_drain(f);
     if (collective) return xfer(f->fh, 1, is_write, ext, mem);
     if ((err = open_self(f)) != NC_NOERR) return err;
     if (ext->n == 0) return NC_NOERR;
@@ -255,6 +264,7 @@ static int mpiio_write_at(ncp_file *f, MPI_Offset off, const void *buf,
     MPI_Status st;
     int err = NC_NOERR;
     const char *p = buf;
+    ncp_wb_drain(f);
     while (n > 0 && err == NC_NOERR) {
         int piece = n > NCP_IO_BLOCK ? (int)NCP_IO_BLOCK : (int)n;
         int mpierr = MPI_File_write_at(f->fh, off, p, piece, MPI_BYTE, &st);
@@ -273,6 +283,7 @@ static int mpiio_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
     int mpierr = MPI_SUCCESS, cnt = 0;
     char *p = buf;
     *got = 0;
+    ncp_wb_drain(f);
     while (n > 0) {
         int piece = n > NCP_IO_BLOCK ? (int)NCP_IO_BLOCK : (int)n;
         mpierr = MPI_File_read_at(f->fh, off, p, piece, MPI_BYTE, &st);
@@ -289,19 +300,24 @@ static int mpiio_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
 
 static int mpiio_get_size(ncp_file *f, MPI_Offset *size)
 {
-    int mpierr = MPI_File_get_size(f->fh, size);
+    int mpierr;
+    ncp_wb_drain(f);
+    mpierr = MPI_File_get_size(f->fh, size);
     return ncp_mpi_err(mpierr, NC_EFILE);
 }
 
 static int mpiio_set_size(ncp_file *f, MPI_Offset size)
 {
-    int mpierr = MPI_File_set_size(f->fh, size);
+    int mpierr;
+    ncp_wb_drain(f);
+    mpierr = MPI_File_set_size(f->fh, size);
     return ncp_mpi_err(mpierr, NC_EFILE);
 }
 
 static int mpiio_sync(ncp_file *f)
 {
     int mpierr = MPI_SUCCESS;
+    ncp_wb_drain_mpi_all();
     if (f->fh_self != MPI_FILE_NULL) mpierr = MPI_File_sync(f->fh_self);
     if (mpierr == MPI_SUCCESS) mpierr = MPI_File_sync(f->fh);
     return ncp_mpi_err(mpierr, NC_EFILE);

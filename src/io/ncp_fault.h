@@ -19,4 +19,8 @@ int ncp_fault_wrap(ncp_file *f);
 /* f->drv back to the real driver; frees the wrapper if f owns it. */
 void ncp_fault_release(ncp_file *f);
 
+/* The code a write-behind buffer of f about to be staged is to fail
+ * with when written (op=behind), or NC_NOERR. */
+int ncp_fault_behind(const ncp_file *f);
+
 #endif

@@ -38,6 +38,15 @@ typedef struct ncp_group_stats {
     double time_io[2];
 } ncp_group_stats;
 
+/* What a file's write-behind did (wb.c), summed over its handles. */
+typedef struct ncp_wb_stats {
+    int64_t jobs;           /* staged buffers written */
+    int64_t bytes;          /* their bytes that reached the file */
+    int64_t peak_staged;    /* the most bytes one handle staged at once */
+    int64_t waits_for_room; /* staging that waited for the budget */
+    int64_t bytes_logged;   /* bytes that went through the spill log */
+} ncp_wb_stats;
+
 typedef struct ncp_file {
     MPI_Comm comm;      /* the dataset's communicator (not owned) */
     char *path;
@@ -53,6 +62,8 @@ typedef struct ncp_file {
     void *fault;        /* the fault-injecting wrapper's state (tests), or NULL */
     ncp_group_stats gstats;
     ncp_agg_counts driver; /* posix: its aggregated writes on this handle */
+    struct ncp_wb *wb;  /* write-behind on this handle (ncp_wb.h), or NULL */
+    ncp_wb_stats wb_done; /* what it did, once closed */
 } ncp_file;
 
 /* Collective over comm.  create: 1 to create (clobber chooses truncate vs
@@ -93,6 +104,28 @@ int ncp_io_write_at(ncp_file *f, MPI_Offset off, const void *buf,
                     int64_t n);
 int ncp_io_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
                    int64_t *got);
+
+/*
+ * Write-behind (hint nc_write_behind, ncp_wb.h): data writes return once
+ * staged.  A collective write first checks, over every rank, that it
+ * meets no pending bytes (else all wait); a collective read, and
+ * ncp_io_sync, wait for what is pending.  A background error is
+ * returned by the next transfer or sync of the rank that met it (agreed
+ * over every rank where the call is collective), then by close.
+ */
+int ncp_io_behind_on(const ncp_file *f);
+/* Collective: every rank's pending writes are in the file when this
+ * returns; the code, agreed, of any background error not yet reported
+ * (every_error: any ever met). */
+int ncp_io_behind_settle(ncp_file *f, int every_error);
+/* hold 1: the background writes of f wait (unless staging needs room)
+ * while the caller's call runs, its collectives included, so the call
+ * has the cores to itself; 0, when the call returns: they go on. */
+void ncp_io_behind_hold(ncp_file *f, int hold);
+/* This rank's pending writes are in the file; its background error not
+ * yet reported. */
+int ncp_io_behind_drain(ncp_file *f);
+void ncp_io_behind_stats(ncp_file *f, ncp_wb_stats *s);
 
 int ncp_io_get_size(ncp_file *f, MPI_Offset *size);
 /* Collective. */

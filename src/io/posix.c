@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "agg/ncp_agg.h"
+#include "ncp_wb.h"
 #include "pnetcdf.h"
 #include "transport/ncp_posix_move.h"
 
@@ -45,11 +46,31 @@ static int posix_write_aggregates(const ncp_file *f, int collective)
     return collective && f->agg->naggr < nprocs;
 }
 
-/* The aggregators' sink: their merged runs go to the file with pwritev. */
+/* A run's pieces staged for write-behind. */
+static int sink_stage(ncp_file *f, const struct iovec *iov, int n,
+                      MPI_Offset off)
+{
+    MPI_Offset moff[NCP_POSIX_IOV], mlen[NCP_POSIX_IOV], flen = 0;
+    ncp_extents ext = {1, 1, &off, &flen, 0, NULL};
+    ncp_extents mem = {n, n, moff, mlen, 0, NULL};
+    int k;
+    for (k = 0; k < n; k++) {
+        moff[k] = (MPI_Offset)(intptr_t)iov[k].iov_base;
+        mlen[k] = (MPI_Offset)iov[k].iov_len;
+        flen += mlen[k];
+    }
+    ext.nbytes = mem.nbytes = flen;
+    if (flen == 0) ext.n = 0;
+    return ncp_wb_write(f, &ext, &mem);
+}
+
+/* The aggregators' sink: their merged runs go to the file with pwritev,
+ * or to the write-behind staging. */
 static int posix_sink_write(void *arg, struct iovec *iov, int n,
                             MPI_Offset off)
 {
-    const ncp_file *f = arg;
+    ncp_file *f = arg;
+    if (f->wb) return sink_stage(f, iov, n, off);
     return ncp_posix_pwritev(f->fd, iov, n, off);
 }
 
@@ -62,7 +83,8 @@ static int posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     ncp_agg_counts before = a->count;
     int direct, err = ncp_agg_write(a, ext, mem, &direct);
     ncp_agg_counts_add(&f->driver, &a->count, &before);
-    return direct ? ncp_posix_move(f->fd, 1, ext, mem) : err;
+    if (!direct) return err;
+    return f->wb ? ncp_wb_write(f, ext, mem) : ncp_posix_move(f->fd, 1, ext, mem);
 }
 
 /* An independent write: sieved, under a range lock where other ranks
@@ -80,8 +102,11 @@ static int posix_xferv(ncp_file *f, int collective, int is_write,
                        const ncp_extents *ext, const ncp_extents *mem)
 {
     int err;
+    if (!is_write) ncp_wb_drain(f);
     if (is_write && posix_write_aggregates(f, collective))
         err = posix_write_aggregated(f, ext, mem);
+    else if (is_write && f->wb)
+        err = ncp_wb_write(f, ext, mem);
     else if (is_write && !collective)
         err = posix_write_own(f, ext, mem);
     else
@@ -152,6 +177,8 @@ static int posix_open(ncp_file *f, int create, int clobber)
     }
     if (f->fd < 0) err = open_fd(f, flags, create ? NC_EFILE : NC_ENOENT);
     err = ncp_agree(f->comm, err);
+    if (err == NC_NOERR) err = ncp_agree(f->comm, ncp_wb_open(f, NULL));
+    if (err != NC_NOERR) (void)ncp_wb_close(f);
     if (err != NC_NOERR && f->fd >= 0) {
         close(f->fd);
         f->fd = -1;
@@ -162,8 +189,9 @@ static int posix_open(ncp_file *f, int create, int clobber)
 
 static int posix_close(ncp_file *f)
 {
-    int err = NC_NOERR;
-    if (f->fd >= 0 && close(f->fd) != 0) err = ncp_posix_errno(errno, NC_EFILE);
+    int err = ncp_wb_close(f);
+    if (f->fd >= 0 && close(f->fd) != 0 && err == NC_NOERR)
+        err = ncp_posix_errno(errno, NC_EFILE);
     f->fd = -1;
     posix_state_free(f);
     return err;
@@ -174,6 +202,7 @@ static int posix_write_at(ncp_file *f, MPI_Offset off, const void *buf,
 {
     struct iovec one = {(void *)buf, (size_t)n};
     int64_t done;
+    ncp_wb_drain(f);
     return n > 0 ? ncp_posix_move_iov(f->fd, 1, &one, 1, off, &done) : NC_NOERR;
 }
 
@@ -182,12 +211,14 @@ static int posix_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
 {
     struct iovec one = {buf, (size_t)n};
     *got = 0;
+    ncp_wb_drain(f);
     return n > 0 ? ncp_posix_move_iov(f->fd, 0, &one, 1, off, got) : NC_NOERR;
 }
 
 static int posix_get_size(ncp_file *f, MPI_Offset *size)
 {
     struct stat st;
+    ncp_wb_drain(f);
     if (fstat(f->fd, &st) != 0) return ncp_posix_errno(errno, NC_EFILE);
     *size = (MPI_Offset)st.st_size;
     return NC_NOERR;
@@ -198,6 +229,7 @@ static int posix_set_size(ncp_file *f, MPI_Offset size)
 {
     int rank, err = NC_NOERR;
     MPI_Comm_rank(f->comm, &rank);
+    ncp_wb_drain(f);
     if (rank == 0 && ftruncate(f->fd, (off_t)size) != 0)
         err = ncp_posix_errno(errno, NC_EFILE);
     return ncp_agree(f->comm, err);
@@ -208,6 +240,7 @@ static int posix_set_size(ncp_file *f, MPI_Offset size)
 static int posix_sync(ncp_file *f)
 {
     int err = NC_NOERR;
+    ncp_wb_drain(f);
     if (f->writable && fsync(f->fd) != 0)
         err = ncp_posix_errno(errno, NC_EFILE);
     return ncp_agree(f->comm, err);

@@ -270,9 +270,17 @@ int ncp_hints_parse(MPI_Info user, ncp_hints *h, MPI_Info *mpi_info)
     return err;
 }
 
+int64_t ncp_hints_behind_size(const ncp_hints *h)
+{
+    if (h->write_behind_size > 0) return h->write_behind_size;
+    if (h->burst_buf_flush_buffer_size > 0)
+        return h->burst_buf_flush_buffer_size;
+    return NCP_WRITE_BEHIND_SIZE;
+}
+
 void ncp_hints_settle(ncp_hints *h, MPI_Info mpi_info, MPI_Comm comm)
 {
-    const unsigned io = NCP_HO_GROUP | NCP_HO_POSIX;
+    const unsigned io = NCP_HO_GROUP | NCP_HO_POSIX | NCP_HO_IO;
     ncp_hints t = *h;
     int i;
     (void)ncp_hints_read(mpi_info, io, 0, &t);
@@ -298,6 +306,9 @@ int ncp_hints_report(const ncp_hints *h, int64_t header_align,
     now.header_align = resolved_or_asked(header_align, h->header_align);
     now.var_align = resolved_or_asked(var_align, h->var_align);
     now.record_align = resolved_or_asked(record_align, h->record_align);
+    /* write-behind's budget, whichever key set it (or neither) */
+    now.write_behind_size = ncp_hints_behind_size(h);
+    now.burst_buf_flush_buffer_size = now.write_behind_size;
     for (i = 0; i < NCP_HINT_COUNT; i++) {
         const row *r = &rows[i];
         int64_t v;

@@ -61,6 +61,12 @@ typedef struct ncp_hints {
 #define NCP_SWAP_ENABLE 1
 #define NCP_SWAP_DISABLE 2
 
+/* Write-behind's staging budget where no hint gives one. */
+#define NCP_WRITE_BEHIND_SIZE ((int64_t)256 << 20)
+/* The budget in effect: nc_write_behind_size, else
+ * nc_burst_buf_flush_buffer_size, else NCP_WRITE_BEHIND_SIZE. */
+int64_t ncp_hints_behind_size(const ncp_hints *h);
+
 /* Every field at the table's default. */
 void ncp_hints_defaults(ncp_hints *h);
 

@@ -24,10 +24,16 @@
  *                  record moves
  *   create         a new file: define, enddef, put, close
  *
+ * Under write-behind (nc_write_behind=enable, from PNETCDF_HINTS), a
+ * wait_all returns before its data is in the file: append_nb makes its
+ * records durable with ncpario_flush_wait instead, the promise that mode
+ * keeps.
+ *
  * CRASH_SCALE=K in the environment multiplies the records at setup and
  * those an append adds by K, for runs long enough to kill at random.
  */
 #include <mpi.h>
+#include <ncpario.h>
 #include <pnetcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +133,18 @@ static int setup(const char *file)
     return err ? fail("setup", err) : 0;
 }
 
+/* Whether nc writes behind (then a wait_all leaves its data on the way). */
+static int writes_behind(int nc)
+{
+    MPI_Info info;
+    char v[MPI_MAX_INFO_VAL + 1] = "";
+    int flag = 0;
+    if (ncmpi_inq_file_info(nc, &info) != NC_NOERR) return 0;
+    MPI_Info_get(info, "nc_write_behind", MPI_MAX_INFO_VAL, v, &flag);
+    MPI_Info_free(&info);
+    return flag && strcmp(v, "enable") == 0;
+}
+
 /* NADD records after NREC0, each made durable by the scenario's call. */
 static int run_append(const char *file, const char *how)
 {
@@ -154,6 +172,7 @@ static int run_append(const char *file, const char *how)
             err = ncmpi_iput_vara_double(nc, r, s, c, buf, &req);
             if (!err) err = ncmpi_wait_all(nc, 1, &req, &st);
             if (!err) err = st;
+            if (!err && writes_behind(nc)) err = ncpario_flush_wait(nc);
         }
         snprintf(line, sizeof line, "records %d", k + 1);
         if (!err) progress(file, line);

@@ -38,6 +38,8 @@ static const char *const ncpario_keys[][2] = {
     {"nc_io_group_buffer_size", NULL}, {"nc_posix_aggrs_per_node", "1"},
     {"nc_posix_buffer_size", "1048576"}, {"nc_posix_shm", "auto"},
     {"nc_posix_window", "sized"}, {"nc_posix_shm_keep", "enable"},
+    {"nc_write_behind", "disable"}, {"nc_write_behind_size", NULL},
+    {"nc_burst_buf", "disable"}, {"nc_burst_buf_flush_buffer_size", NULL},
 };
 #endif
 

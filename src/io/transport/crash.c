@@ -16,6 +16,7 @@
 
 #ifdef NCP_FAULT_INJECTION
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,12 +68,17 @@ static void write_part(int fd, const struct iovec *iov, int n, MPI_Offset off,
     }
 }
 
+/* Write-behind's thread writes data while the caller writes headers: the
+ * count is shared, so each write takes one number. */
+static pthread_once_t conf_once = PTHREAD_ONCE_INIT;
+
 void ncp_crash_point(int fd, const struct iovec *iov, int n, MPI_Offset off)
 {
-    if (crash_mode == CRASH_UNREAD) read_conf();
+    long long mine;
+    pthread_once(&conf_once, read_conf);
     if (crash_mode == CRASH_OFF) return;
-    crash_writes++;
-    if (crash_mode == CRASH_COUNT || crash_writes != crash_at) return;
+    mine = __atomic_add_fetch(&crash_writes, 1, __ATOMIC_SEQ_CST);
+    if (crash_mode == CRASH_COUNT || mine != crash_at) return;
     write_part(fd, iov, n, off, crash_mode == CRASH_TEAR);
     _exit(NCP_CRASH_STATUS);
 }

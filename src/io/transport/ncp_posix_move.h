@@ -45,4 +45,46 @@ int ncp_posix_move(int fd, int is_write, const ncp_extents *ext,
 int ncp_posix_write_sieved(int fd, const ncp_extents *ext,
                            const ncp_extents *mem, int shared);
 
+/* A cursor over memory pieces: piece i, byte `at` within it. */
+typedef struct ncp_mem_cursor {
+    const ncp_extents *mem;
+    int64_t i;
+    MPI_Offset at;
+} ncp_mem_cursor;
+
+/* Packing a transfer's bytes into staging buffers (write-behind): a
+ * cursor over its file extents and, in step, its memory pieces. */
+typedef struct ncp_pack {
+    const ncp_extents *ext;
+    int64_t i;     /* the extent next packed */
+    MPI_Offset at; /* its bytes packed already */
+    ncp_mem_cursor cur;
+} ncp_pack;
+
+void ncp_pack_init(ncp_pack *p, const ncp_extents *ext,
+                   const ncp_extents *mem);
+/* The bytes the next job takes, at most cap, and its file segments in
+ * *nseg (at most maxseg); an extent is cut only at a multiple of 8 bytes
+ * from its start, so no swapped element is split. */
+int64_t ncp_pack_peek(const ncp_pack *p, int64_t cap, int maxseg, int *nseg);
+/* Runs of a packed buffer whose elements are still to be reversed:
+ * at[i] bytes in, len[i] bytes of elements of width w[i]. */
+typedef struct ncp_swap_runs {
+    int64_t *at, *len;
+    unsigned char *w;
+    int n, cap;
+} ncp_swap_runs;
+
+/* Copy those bytes into buf and their segments into seg_off/seg_len;
+ * advance past them.  The elements of swapped pieces are reversed on the
+ * way, or, with runs, copied as they are and listed there (the writer
+ * reverses them later, off the caller's time).  ENOMEM only with runs. */
+int ncp_pack_take(ncp_pack *p, int64_t bytes, char *buf, MPI_Offset *seg_off,
+                  MPI_Offset *seg_len, ncp_swap_runs *runs);
+/* Reverse the listed runs of buf in place. */
+void ncp_swap_runs_apply(const ncp_swap_runs *r, char *buf);
+void ncp_swap_runs_free(ncp_swap_runs *r);
+/* Whether every extent is packed. */
+int ncp_pack_done(const ncp_pack *p);
+
 #endif

@@ -80,12 +80,8 @@ int ncp_posix_pwritev(int fd, struct iovec *iov, int n, MPI_Offset off)
     return ncp_posix_move_iov(fd, 1, iov, n, off, &done);
 }
 
-/* A cursor over the memory pieces: piece i, byte `at` within it. */
-typedef struct mem_cursor {
-    const ncp_extents *mem;
-    int64_t i;
-    MPI_Offset at;
-} mem_cursor;
+/* A cursor over the memory pieces (ncp_posix_move.h). */
+typedef ncp_mem_cursor mem_cursor;
 
 /* Inlined into its callers: a sieved run takes a slice per extent, often
  * a single element, and the copy's direction is a constant there. */
@@ -419,3 +415,127 @@ int ncp_posix_write_sieved(int fd, const ncp_extents *ext,
     (void)range_lock(fd, F_UNLCK, lo, hi);
     return err;
 }
+
+void ncp_pack_init(ncp_pack *p, const ncp_extents *ext,
+                   const ncp_extents *mem)
+{
+    p->ext = ext;
+    p->i = 0;
+    p->at = 0;
+    p->cur.mem = mem;
+    p->cur.i = 0;
+    p->cur.at = 0;
+}
+
+/* An extent cut by a job's end is cut at a multiple of 8 bytes from its
+ * start, so no swapped element (width 2, 4 or 8) is split; 0: it waits
+ * for the next job. */
+static MPI_Offset pack_piece(MPI_Offset left, int64_t room, int first)
+{
+    if (left <= room) return left;
+    if (room >= 8) return room / 8 * 8;
+    return first ? (left < 8 ? left : 8) : 0;
+}
+
+int64_t ncp_pack_peek(const ncp_pack *p, int64_t cap, int maxseg, int *nseg)
+{
+    int64_t i = p->i, bytes = 0;
+    MPI_Offset at = p->at;
+    *nseg = 0;
+    while (i < p->ext->n && *nseg < maxseg && bytes < cap) {
+        MPI_Offset piece = pack_piece(p->ext->len[i] - at, cap - bytes,
+                                      bytes == 0);
+        if (piece == 0) break;
+        bytes += piece;
+        (*nseg)++;
+        i++;
+        at = 0;
+    }
+    return bytes;
+}
+
+/* Add a run of len bytes at `at`, width w, merged with the last when it
+ * continues it. */
+static int runs_add(ncp_swap_runs *r, int64_t at, int64_t len, int w)
+{
+    if (r->n > 0 && r->w[r->n - 1] == w &&
+        r->at[r->n - 1] + r->len[r->n - 1] == at) {
+        r->len[r->n - 1] += len;
+        return NC_NOERR;
+    }
+    if (r->n == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 16;
+        int64_t *a = realloc(r->at, (size_t)cap * sizeof(*a));
+        int64_t *l = a ? realloc(r->len, (size_t)cap * sizeof(*l)) : NULL;
+        unsigned char *ww = l ? realloc(r->w, (size_t)cap) : NULL;
+        if (a) r->at = a;
+        if (l) r->len = l;
+        if (ww) r->w = ww;
+        if (!ww) return NC_ENOMEM;
+        r->cap = cap;
+    }
+    r->at[r->n] = at;
+    r->len[r->n] = len;
+    r->w[r->n++] = (unsigned char)w;
+    return NC_NOERR;
+}
+
+/* Copy n bytes out of the pieces at the cursor into buf as they are,
+ * listing the swapped ones' runs (at: buf's offset in the job). */
+static int copy_raw(mem_cursor *c, char *buf, int64_t at, MPI_Offset n,
+                    ncp_swap_runs *r)
+{
+    char *p;
+    MPI_Offset piece;
+    int w, err = NC_NOERR;
+    while (n > 0 && (piece = cursor_take(c, n, 0, &p, &w)) > 0) {
+        memcpy(buf, p, (size_t)piece);
+        if (w > 1 && err == NC_NOERR) err = runs_add(r, at, piece, w);
+        buf += piece;
+        at += piece;
+        n -= piece;
+    }
+    return err;
+}
+
+int ncp_pack_take(ncp_pack *p, int64_t bytes, char *buf, MPI_Offset *seg_off,
+                  MPI_Offset *seg_len, ncp_swap_runs *runs)
+{
+    int k = 0, err = NC_NOERR;
+    char *start = buf;
+    if (runs) runs->n = 0;
+    while (bytes > 0) {
+        MPI_Offset left = p->ext->len[p->i] - p->at;
+        MPI_Offset piece = left < bytes ? left : bytes;
+        seg_off[k] = p->ext->off[p->i] + p->at;
+        seg_len[k++] = piece;
+        if (runs && err == NC_NOERR)
+            err = copy_raw(&p->cur, buf, buf - start, piece, runs);
+        else if (!runs)
+            copy_pieces(&p->cur, buf, piece, 0);
+        buf += piece;
+        bytes -= piece;
+        p->at += piece;
+        if (p->at == p->ext->len[p->i]) {
+            p->i++;
+            p->at = 0;
+        }
+    }
+    return err;
+}
+
+void ncp_swap_runs_apply(const ncp_swap_runs *r, char *buf)
+{
+    for (int i = 0; i < r->n; i++)
+        ncp_x_swap_inplace(buf + r->at[i], r->len[i] / r->w[i], r->w[i]);
+}
+
+void ncp_swap_runs_free(ncp_swap_runs *r)
+{
+    free(r->at);
+    free(r->len);
+    free(r->w);
+    memset(r, 0, sizeof(*r));
+}
+
+int ncp_pack_done(const ncp_pack *p) { return p->i >= p->ext->n; }
