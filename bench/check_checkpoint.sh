@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check_checkpoint.sh -- ctest's run of checkpoint (bench.checkpoint.np<N>):
-# both patterns, both libraries built, tiny sizes, no compute phase.
+# both patterns, both libraries built, and ncpario with write-behind
+# (nc_write_behind=enable), tiny sizes, no compute phase.
 #
 # usage: check_checkpoint.sh NPROCS CHECKPOINT_BINARY [CHECKPOINT_PNETCDF_BINARY | -]
 #
@@ -8,7 +9,7 @@
 # read the last checkpoint back right), prints its csv line with as many
 # bytes a checkpoint as the pattern holds and blocked times no larger than
 # the whole loop, ncvalidator accepts every file it kept, and ncpario's
-# files are byte-identical to PnetCDF's.
+# files, written either way, are byte-identical to PnetCDF's.
 set -euo pipefail
 
 # np, bin_a, bin_b, validator, work
@@ -19,11 +20,11 @@ b=6 nv=3 n=3
 fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 
-run() { # LIB BINARY PATTERN
+run() { # LIB BINARY PATTERN [PNETCDF_HINTS]
     local dir="$work/$1.$3" out
     mkdir -p "$dir"
-    if ! out=$(mpirun --oversubscribe -np "$np" "$2" -p "$3" -b $b -v $nv \
-                 -n $n -t 0 -d "$dir" -k -c -q); then
+    if ! out=$(PNETCDF_HINTS="${4-}" mpirun --oversubscribe -np "$np" "$2" \
+                 -p "$3" -b $b -v $nv -n $n -t 0 -d "$dir" -k -c -q); then
         bad "$1 $3 exited non-zero"
         return
     fi
@@ -48,11 +49,14 @@ PY
 
 for pat in flash btio; do
     run ncpario "$bin_a" $pat
+    run behind "$bin_a" $pat nc_write_behind=enable
     if [ "$bin_b" != "-" ]; then
         run pnetcdf "$bin_b" $pat
-        for f in "$work/ncpario.$pat"/*.nc; do
-            cmp "$f" "$work/pnetcdf.$pat/$(basename "$f")" ||
-                bad "$pat: $(basename "$f") differs from PnetCDF's"
+        for lib in ncpario behind; do
+            for f in "$work/$lib.$pat"/*.nc; do
+                cmp "$f" "$work/pnetcdf.$pat/$(basename "$f")" ||
+                    bad "$lib $pat: $(basename "$f") differs from PnetCDF's"
+            done
         done
     fi
 done

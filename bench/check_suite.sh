@@ -35,6 +35,12 @@ done
 for l in ${libs//,/ }; do
     grep -q " $l " "$work/table.txt" || bad "no row of $l"
 done
+# The checkpoint loop's table, where both its programs were built.
+if [ -x "$bin_dir/checkpoint_pnetcdf" ]; then
+    grep -q "ncpario write-behind" "$work/table.txt" ||
+        bad "no checkpoint loop table"
+    grep -q "blocked/sync" "$work/table.txt" || bad "no write-behind ratio"
+fi
 # The Fortran programs' rows, where they were built, in the C tables.
 if [ -x "$bin_dir/btio_f" ]; then
     for b in btio flash_io; do

@@ -64,6 +64,8 @@ PRESETS = {
         "part2d": [["-p", "all", "-s", "32"]],
         "python_overhead": ["--ranks", "1,2", "--rounds", "3", "--small",
                             "2000", "--bytes", str(8 << 20), "--reps", "2"],
+        "checkpoint_loop": ["--ranks", "1,2", "--rounds", "1", "--size",
+                            "48", "--checkpoints", "3", "--compute", "0.2"],
     },
     # The tests' smoke run: tiny, 2 ranks (btio at 1 and 4 only).
     "smoke": {
@@ -77,6 +79,7 @@ PRESETS = {
         "pflotran_io": [["-n", "64"]],
         "part2d": [["-p", "all", "-s", "8", "-v", "3", "-t", "2"]],
         "python_overhead": ["--smoke"],
+        "checkpoint_loop": ["--smoke"],
     },
     # Issue-sized runs: seed 001's FLASH checkpoint, seed 000's coll_perf
     # target case, BTIO and MOM at sizes that take seconds, not minutes.
@@ -96,6 +99,15 @@ PRESETS = {
         "part2d": [["-p", "all", "-s", "256", "-T", "double"],
                    ["-p", "all", "-s", "256", "-T", "float"]],
         "python_overhead": ["--ranks", "1,2,4", "--rounds", "5"],
+        "checkpoint_loop": ["--ranks", "1,2", "--rounds", "5"],
+    },
+    # Write-behind's checkpoint loop alone (bench/checkpoint_loop.py): 16
+    # MiB a rank a checkpoint after 0.5 s of compute, 5 alternating rounds.
+    "checkpoint": {
+        "ranks": [1, 2], "reps": 1, "warmup": 0,
+        "coll_io": [], "flash_io": [], "btio": [], "mom_io": [],
+        "pflotran_io": [],
+        "checkpoint_loop": ["--ranks", "1,2", "--rounds", "5"],
     },
     # Seed 000's Table I in shape: coll_perf per-variable vs combined,
     # fixed and record, 8^3, 32^3 and 50^3 elements per rank.
@@ -441,9 +453,10 @@ def main(argv=None):
     except (RuntimeError, subprocess.TimeoutExpired) as e:
         sys.stderr.write("ncpario-bench: %s\n" % e)
         return 1
-    rc = bench_report.write_all(r.rows, a, r)
+    rc = bench_report.write_all(r.rows, a, r) if r.rows else 0
     if "ncpario" in [s[0] for s in specs]:
         rc = rc or python_overhead(a, preset, here)
+        rc = rc or checkpoint_loop(a, preset, here)
     return rc
 
 
@@ -474,20 +487,44 @@ def python_overhead(a, preset, here):
         return 0
     cmd = [py, os.path.join(here, "python_overhead.py"), "--bin-dir",
            a.bin_dir, "--dir", a.dir, "--python", py] + args
-    sys.stderr.write("ncpario-bench: python_overhead %s\n" % " ".join(args))
+    return side_run(a, "python_overhead", cmd, args,
+                    "Python package over the C API")
+
+
+def side_run(a, name, cmd, args, title):
+    """Run one of the suite's own scripts after the table: its text is
+    printed and kept in OUT/<name>.txt; 1 when it failed."""
+    sys.stderr.write("ncpario-bench: %s %s\n" % (name, " ".join(args)))
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True, timeout=a.timeout,
                        env=mpi_env(a.hints, "", a.mca_io))
-    text = "\nPython package over the C API (bench/python_overhead.py):\n" \
-        + p.stdout
+    text = "\n%s (bench/%s.py):\n%s" % (title, name, p.stdout)
     sys.stdout.write(text)
-    with open(os.path.join(a.out, "python_overhead.txt"), "w") as f:
+    with open(os.path.join(a.out, name + ".txt"), "w") as f:
         f.write(text)
     if p.returncode != 0:
-        sys.stderr.write("ncpario-bench: python_overhead failed:\n%s"
-                         % p.stderr[-4000:])
+        sys.stderr.write("ncpario-bench: %s failed:\n%s"
+                         % (name, p.stderr[-4000:]))
         return 1
     return 0
+
+
+def checkpoint_loop(a, preset, here):
+    """Write-behind's checkpoint loop (checkpoint_loop.py) after the
+    table; skipped, with a word, where its programs are not built."""
+    args = preset.get("checkpoint_loop")
+    if not args:
+        return 0
+    if not all(os.access(os.path.join(a.bin_dir, e), os.X_OK)
+               for e in ("checkpoint", "checkpoint_pnetcdf")):
+        sys.stderr.write("ncpario-bench: checkpoint_loop skipped: "
+                         "checkpoint or checkpoint_pnetcdf not built\n")
+        return 0
+    cmd = [sys.executable, os.path.join(here, "checkpoint_loop.py"),
+           "--bin-dir", a.bin_dir, "--dir", a.dir,
+           "--out", os.path.join(a.out, "checkpoint_loop.json")] + args
+    return side_run(a, "checkpoint_loop", cmd, args,
+                    "Checkpoint loop, write-behind")
 
 
 if __name__ == "__main__":

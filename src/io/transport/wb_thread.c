@@ -10,7 +10,7 @@
  *     at stop, within its keep; a reservation waits for a free one.
  *  3. While held (a call of the program is staging), the thread starts
  *     no job unless the staging waits for room, so the call has the
- *     cores to itself.
+ *     cores to itself; it runs at the lowest priority (lowest_priority).
  *  4. The first failed write is kept until stop; later jobs are still
  *     written, so one bad range loses no other bytes.
  *  5. With a log (nc_burst_buf_dirname), a reservation that finds no
@@ -24,6 +24,9 @@
 #include "ncp_posix_move.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -155,10 +158,21 @@ static ncp_wbt_job *next_job(ncp_wbt *t)
     return j;
 }
 
+/* The thread takes the cycles the ranks leave: where every core runs a
+ * rank, a writer of equal weight delays a rank's return from its call,
+ * and every other rank waits for that one at the next collective. */
+static void lowest_priority(void)
+{
+#ifdef __linux__
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+#endif
+}
+
 static void *wbt_main(void *arg)
 {
     ncp_wbt *t = arg;
     ncp_wbt_job *j;
+    lowest_priority();
     pthread_mutex_lock(&t->mu);
     while ((j = next_job(t)) != NULL) {
         int err;
