@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,8 @@ struct ncp_wb {
     MPI_File fh;          /* mpiio: the independent handle */
     mpi_job *head, *tail; /* mpiio: jobs not yet completed, oldest first */
     int64_t staged;       /* mpiio */
+    char **spare;         /* mpiio: buffers of completed jobs, for reuse */
+    int nspare, nbuf, maxbuf; /* ... how many; allocated; the most */
     int err, reported;
     MPI_Offset lo, hi;    /* what pending jobs may touch */
     ncp_wb_stats st;      /* mpiio's; the thread keeps its own */
@@ -69,6 +72,13 @@ static void mpi_list_remove(ncp_wb *wb)
     ncp_wb **p = &mpi_handles;
     while (*p && *p != wb) p = &(*p)->next_mpi;
     if (*p) *p = wb->next_mpi;
+}
+
+/* The bytes of an MPI job's buffer: the budget, or WB_MPI_JOB_MAX where it
+ * is more (budget / cap buffers at most, kept for reuse until close). */
+static int64_t mpi_cap(const ncp_wb *wb)
+{
+    return wb->budget < WB_MPI_JOB_MAX ? wb->budget : WB_MPI_JOB_MAX;
 }
 
 /* The hints: on, the budget, and how much staging a closed file passes
@@ -136,6 +146,13 @@ int ncp_wb_open(ncp_file *f, int (*open_handle)(ncp_file *f))
         return err;
     }
     if (!wb->thread) {
+        wb->maxbuf = (int)(budget / mpi_cap(wb) < INT_MAX ? budget / mpi_cap(wb)
+                                                          : INT_MAX);
+        wb->spare = calloc((size_t)wb->maxbuf, sizeof(*wb->spare));
+        if (!wb->spare) {
+            free(wb);
+            return NC_ENOMEM;
+        }
         wb->next_mpi = mpi_handles;
         mpi_handles = wb;
     }
@@ -191,7 +208,7 @@ static int mpi_complete_head(ncp_wb *wb, int wait)
     wb->staged -= j->bytes;
     wb->head = j->next;
     if (!wb->head) wb->tail = NULL;
-    free(j->data);
+    wb->spare[wb->nspare++] = j->data;
     free(j->req);
     free(j->want);
     free(j);
@@ -222,18 +239,18 @@ static void mpi_issue(ncp_wb *wb, mpi_job *j, const MPI_Offset *off,
 static int mpi_stage(ncp_file *f, ncp_wb *wb, ncp_pack *p)
 {
     int nseg;
-    int64_t cap = wb->budget < WB_MPI_JOB_MAX ? wb->budget : WB_MPI_JOB_MAX;
-    int64_t bytes = ncp_pack_peek(p, cap, WB_MAX_SEGS, &nseg);
+    int64_t bytes = ncp_pack_peek(p, mpi_cap(wb), WB_MAX_SEGS, &nseg);
     MPI_Offset *off = malloc((size_t)nseg * sizeof(*off));
     MPI_Offset *len = malloc((size_t)nseg * sizeof(*len));
     mpi_job *j = calloc(1, sizeof(*j));
     int err = NC_NOERR;
     while (wb->head && mpi_complete_head(wb, 0)) continue;
-    if (wb->staged > 0 && wb->staged + bytes > wb->budget)
-        wb->st.waits_for_room++;
-    while (wb->staged > 0 && wb->staged + bytes > wb->budget)
+    if (!wb->nspare && wb->nbuf >= wb->maxbuf) wb->st.waits_for_room++;
+    while (!wb->nspare && wb->nbuf >= wb->maxbuf && wb->head)
         mpi_complete_head(wb, 1);
-    if (j) j->data = malloc((size_t)bytes);
+    if (j && wb->nspare) j->data = wb->spare[--wb->nspare];
+    else if (j && (j->data = malloc((size_t)mpi_cap(wb))) != NULL)
+        wb->nbuf++;
     if (j) j->req = malloc((size_t)nseg * sizeof(*j->req));
     if (j) j->want = malloc((size_t)nseg * sizeof(*j->want));
     if (!off || !len || !j || !j->data || !j->req || !j->want) {
@@ -251,7 +268,7 @@ static int mpi_stage(ncp_file *f, ncp_wb *wb, ncp_pack *p)
         j = NULL;
     }
     if (j) {
-        free(j->data);
+        if (j->data) wb->spare[wb->nspare++] = j->data;
         free(j->req);
         free(j->want);
         free(j);
@@ -393,6 +410,8 @@ int ncp_wb_close(ncp_file *f)
     ncp_wb_stats_add(f, &f->wb_done);
     if (wb->thread) keep_error(wb, ncp_wbt_stop(wb->thread));
     else mpi_list_remove(wb);
+    while (wb->nspare > 0) free(wb->spare[--wb->nspare]);
+    free(wb->spare);
     if (wb->log_fd >= 0) close(wb->log_fd);
     err = wb->err;
     f->wb = NULL;

@@ -242,7 +242,9 @@ static void budget_memory(const char *path)
     CHECK_ERR(ncpario_inq_profile(ncid, &p));
     CHECKF(p.behind_peak_staged <= ((long long)1 << 20),
            "staged %lld bytes at once", p.behind_peak_staged);
-    CHECKF(after - before < ((long long)12 << 20),
+    /* the staging never held the put: half of it at most, room left for
+       the aggregators' and groups' own buffers and a sanitizer's */
+    CHECKF(after - before < ((long long)16 << 20),
            "peak memory grew by %lld bytes writing 32 MiB", after - before);
     CHECK_ERR(ncmpi_close(ncid));
     MPI_Info_free(&info);
