@@ -1,10 +1,9 @@
 /*
  * sync.c -- the calls that make independent writes durable or visible
- * (ncmpi_sync, ncmpi_sync_numrecs, ncmpi_flush, ncpario_flush_wait)
- * or end independent data
- * mode (ncmpi_end_indep_data, ncmpi_redef): the engine writes the puts it
- * held, collectively, then the dataset goes on as before.  An error of
- * that write is this call's.
+ * (ncmpi_sync, ncmpi_sync_numrecs, ncmpi_flush, ncpario_flush_wait) or
+ * end independent data mode (ncmpi_end_indep_data, ncmpi_redef): the
+ * engine writes the puts it held, collectively, then the dataset goes on
+ * as before.  An error of that write is this call's.
  */
 #include "ncp_api.h"
 

@@ -347,8 +347,6 @@ int ncp_dataset_flush(int ncid)
     return ncp_agree(ds->comm, ncp_io_sync(&ds->file));
 }
 
-/* Under write-behind, the collective writes before reach the file first,
- * so that independent reads by any rank see them. */
 int ncp_dataset_flush_wait(int ncid)
 {
     int err;
@@ -358,6 +356,8 @@ int ncp_dataset_flush_wait(int ncid)
     return ncp_behind_settle(ds);
 }
 
+/* Under write-behind, the collective writes before reach the file first,
+ * so that independent reads by any rank see them. */
 int ncp_ds_begin_indep_data(ncp_dataset *ds)
 {
     int err;

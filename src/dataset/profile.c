@@ -16,7 +16,7 @@ static void profile_collect(const ncp_dataset *ds, ncpario_profile *p)
     const ncp_group_stats *g = &ds->file.gstats;
     const ncp_agg_counts *d = ncp_io_driver_counts(&ds->file);
     ncp_wb_stats w;
-    ncp_io_behind_stats((ncp_file *)&ds->file, &w);
+    ncp_io_behind_stats(&ds->file, &w);
     *p = ds->prof;
     p->behind_jobs = w.jobs;
     p->behind_bytes = w.bytes;

@@ -125,7 +125,7 @@ void ncp_io_behind_hold(ncp_file *f, int hold);
 /* This rank's pending writes are in the file; its background error not
  * yet reported. */
 int ncp_io_behind_drain(ncp_file *f);
-void ncp_io_behind_stats(ncp_file *f, ncp_wb_stats *s);
+void ncp_io_behind_stats(const ncp_file *f, ncp_wb_stats *s);
 
 int ncp_io_get_size(ncp_file *f, MPI_Offset *size);
 /* Collective. */

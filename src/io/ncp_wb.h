@@ -57,6 +57,6 @@ void ncp_wb_pending(ncp_file *f, MPI_Offset *lo, MPI_Offset *hi);
 int ncp_wb_before_xferv(ncp_file *f, int collective, int is_write,
                         const ncp_extents *ext);
 /* Add f's counters to *s. */
-void ncp_wb_stats_add(ncp_file *f, ncp_wb_stats *s);
+void ncp_wb_stats_add(const ncp_file *f, ncp_wb_stats *s);
 
 #endif

@@ -372,7 +372,7 @@ void ncp_wb_pending(ncp_file *f, MPI_Offset *lo, MPI_Offset *hi)
     *hi = wb->hi;
 }
 
-void ncp_wb_stats_add(ncp_file *f, ncp_wb_stats *s)
+void ncp_wb_stats_add(const ncp_file *f, ncp_wb_stats *s)
 {
     ncp_wb_stats t;
     if (!f->wb) {

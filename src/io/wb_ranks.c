@@ -182,7 +182,7 @@ int ncp_io_behind_drain(ncp_file *f)
     return wb_take_error(f);
 }
 
-void ncp_io_behind_stats(ncp_file *f, ncp_wb_stats *s)
+void ncp_io_behind_stats(const ncp_file *f, ncp_wb_stats *s)
 {
     memset(s, 0, sizeof(*s));
     ncp_wb_stats_add(f, s);

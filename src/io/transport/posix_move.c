@@ -4,7 +4,9 @@
  * Reads of many small, close extents go through a bounce buffer (the
  * sieve, see sieve_end); pieces with swap widths are byte-reversed a
  * cache-sized chunk at a time, a read's in place after its preadv, a
- * write's into a bounce buffer before its pwritev.
+ * write's into a bounce buffer before its pwritev.  Write-behind packs a
+ * transfer's bytes into its staging buffers here too (ncp_pack_*), with
+ * the same cursor over the memory pieces.
  *
  * Invariants:
  *  1. A read past the end of the file stops there and leaves the rest of

@@ -72,12 +72,13 @@ static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static ncp_wbt_job *pool;
 static int64_t pool_bytes;
 
-/* A pooled job with at least cap bytes, or NULL. */
+/* A pooled job of exactly cap bytes (a larger one would take this
+ * writer past its budget), or NULL. */
 static ncp_wbt_job *pool_take(int64_t cap)
 {
     ncp_wbt_job **p, *j = NULL;
     pthread_mutex_lock(&pool_mu);
-    for (p = &pool; *p && (*p)->data_cap < cap; p = &(*p)->next) continue;
+    for (p = &pool; *p && (*p)->data_cap != cap; p = &(*p)->next) continue;
     if (*p) {
         j = *p;
         *p = j->next;
