@@ -14,7 +14,9 @@
  *  1. A collective transfer ends with one allreduce of the error code:
  *     every rank returns the same code, and no rank returns before every
  *     rank's bytes are in the file (what a later read by another rank
- *     relies on, as it does on MPI-IO's collective write).
+ *     relies on, as it does on MPI-IO's collective write) -- or, under
+ *     write-behind (ncp_wb.h), in the staging of the rank that writes
+ *     them, which every read, header write and resize drains first.
  *  2. Reads past the end of the file stop there and leave the rest of the
  *     memory untouched, as an MPI-IO read does.
  *  3. Only rank 0 creates or truncates; the others open afterwards.
@@ -84,7 +86,8 @@ static int posix_write_aggregated(ncp_file *f, const ncp_extents *ext,
     int direct, err = ncp_agg_write(a, ext, mem, &direct);
     ncp_agg_counts_add(&f->driver, &a->count, &before);
     if (!direct) return err;
-    return f->wb ? ncp_wb_write(f, ext, mem) : ncp_posix_move(f->fd, 1, ext, mem);
+    if (f->wb) return ncp_wb_write(f, ext, mem);
+    return ncp_posix_move(f->fd, 1, ext, mem);
 }
 
 /* An independent write: sieved, under a range lock where other ranks

@@ -23,7 +23,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,8 +145,9 @@ int ncp_wb_open(ncp_file *f, int (*open_handle)(ncp_file *f))
         return err;
     }
     if (!wb->thread) {
-        wb->maxbuf = (int)(budget / mpi_cap(wb) < INT_MAX ? budget / mpi_cap(wb)
-                                                          : INT_MAX);
+        /* the spare list's room is taken at once: 4 TiB of staging at most */
+        int64_t most = budget / mpi_cap(wb);
+        wb->maxbuf = most < (1 << 20) ? (int)most : 1 << 20;
         wb->spare = calloc((size_t)wb->maxbuf, sizeof(*wb->spare));
         if (!wb->spare) {
             free(wb);
