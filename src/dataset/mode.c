@@ -118,7 +118,7 @@ int ncp_behind_settle(ncp_dataset *ds)
 {
     int err, e = NC_NOERR;
     if (!ncp_io_behind_on(&ds->file)) return NC_NOERR;
-    err = ncp_io_behind_settle(&ds->file, 0);
+    err = ncp_io_behind_settle(&ds->file);
     /* After a failed write the count stays held back: its records may
        not all be in the file. */
     if (err != NC_NOERR || !(ds->flags & NCP_F_NUMRECS_LATE)) return err;

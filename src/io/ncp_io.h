@@ -115,9 +115,8 @@ int ncp_io_read_at(ncp_file *f, MPI_Offset off, void *buf, int64_t n,
  */
 int ncp_io_behind_on(const ncp_file *f);
 /* Collective: every rank's pending writes are in the file when this
- * returns; the code, agreed, of any background error not yet reported
- * (every_error: any ever met). */
-int ncp_io_behind_settle(ncp_file *f, int every_error);
+ * returns; the code, agreed, of any background error not yet reported. */
+int ncp_io_behind_settle(ncp_file *f);
 /* hold 1: the background writes of f wait (unless staging needs room)
  * while the caller's call runs, its collectives included, so the call
  * has the cores to itself; 0, when the call returns: they go on. */

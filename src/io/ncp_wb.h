@@ -37,8 +37,6 @@ void ncp_wb_hold(ncp_file *f, int hold);
 /* Wait until everything this rank staged on f is in the file (before a
  * read, a header write or a resize of the same handle). */
 void ncp_wb_drain(ncp_file *f);
-/* The first background error f ever met, reported or not (close). */
-int ncp_wb_close_error(ncp_file *f);
 /* Complete every MPI-IO write-behind request of this process, of every
  * file (before an MPI_File_sync, which OMPIO refuses while any is
  * pending). */

@@ -351,15 +351,6 @@ int ncp_wb_take_error(ncp_file *f)
     return wb->err;
 }
 
-int ncp_wb_close_error(ncp_file *f)
-{
-    ncp_wb *wb = f->wb;
-    if (!wb) return NC_NOERR;
-    ncp_wb_drain(f);
-    wb->reported = 1;
-    return wb->err;
-}
-
 void ncp_wb_pending(ncp_file *f, MPI_Offset *lo, MPI_Offset *hi)
 {
     ncp_wb *wb = f->wb;
@@ -374,18 +365,8 @@ void ncp_wb_pending(ncp_file *f, MPI_Offset *lo, MPI_Offset *hi)
 
 void ncp_wb_stats_add(const ncp_file *f, ncp_wb_stats *s)
 {
-    ncp_wb_stats t;
-    if (!f->wb) {
-        t = f->wb_done;
-        s->jobs += t.jobs;
-        s->bytes += t.bytes;
-        if (t.peak_staged > s->peak_staged) s->peak_staged = t.peak_staged;
-        s->waits_for_room += t.waits_for_room;
-        s->bytes_logged += t.bytes_logged;
-        return;
-    }
-    t = f->wb->st;
-    if (f->wb->thread) {
+    ncp_wb_stats t = f->wb ? f->wb->st : f->wb_done;
+    if (f->wb && f->wb->thread) {
         ncp_wbt_stats w;
         ncp_wbt_stats_get(f->wb->thread, &w);
         t.jobs = w.jobs;

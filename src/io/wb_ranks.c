@@ -150,24 +150,16 @@ int ncp_wb_before_xferv(ncp_file *f, int collective, int is_write,
                         const ncp_extents *ext)
 {
     if (collective && is_write) return before_collective_write(f, ext);
-    if (collective) return ncp_io_behind_settle(f, 0);
+    if (collective) return ncp_io_behind_settle(f);
     return wb_take_error(f);
 }
 
 int ncp_io_behind_on(const ncp_file *f) { return f->wb != NULL; }
 
-int ncp_io_behind_settle(ncp_file *f, int every_error)
+int ncp_io_behind_settle(ncp_file *f)
 {
-    ncp_file *h[2];
-    int n = wb_files(f, h), k, err = NC_NOERR;
     if (!f->wb) return NC_NOERR;
-    wb_drain(f);
-    for (k = 0; k < n; k++) {
-        int e = every_error ? ncp_wb_close_error(h[k])
-                            : ncp_wb_take_error(h[k]);
-        if (err == NC_NOERR) err = e;
-    }
-    return ncp_agree(f->comm, err);
+    return ncp_agree(f->comm, ncp_io_behind_drain(f));
 }
 
 void ncp_io_behind_hold(ncp_file *f, int hold)
